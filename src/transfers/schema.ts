@@ -1,0 +1,97 @@
+// The saga record: the system of record for every transfer, so support and the sweeper can
+// query it. Written only by the SQL functions in drizzle/0001_ledger_functions.sql.
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "../ledger/schema.ts";
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const transfers = pgTable(
+  "transfers",
+  {
+    id: uuid("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    pixKey: text("pix_key").notNull(),
+    pixKeyType: text("pix_key_type").notNull(),
+    description: text("description"),
+    state: text("state").notNull(),
+    failureReason: text("failure_reason"),
+    failureCode: text("failure_code"),
+    endToEndId: text("end_to_end_id"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestFingerprint: text("request_fingerprint").notNull(),
+    /** The first response, replayed verbatim for a repeated Idempotency-Key. */
+    firstResponse: jsonb("first_response"),
+    sendAttempts: integer("send_attempts").notNull().default(0),
+    checksMade: integer("checks_made").notNull().default(0),
+    lastSentAt: at("last_sent_at"),
+    nextCheckAt: at("next_check_at"),
+    deadlineAt: at("deadline_at").notNull(),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("transfers_idempotency_key_per_account").on(t.accountId, t.idempotencyKey),
+    check("transfers_amount_positive", sql`${t.amountCents} > 0`),
+    check(
+      "transfers_state_known",
+      sql`${t.state} IN ('started', 'funds_reserved', 'submitted', 'completed', 'compensating', 'compensated', 'needs_review')`,
+    ),
+    check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN ('cpf', 'cnpj', 'email', 'phone', 'evp')`),
+    check("transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
+    check(
+      "transfers_failure_reason_known",
+      sql`${t.failureReason} IS NULL OR ${t.failureReason} IN ('insufficient_funds', 'limit_exceeded', 'provider_rejected', 'not_sent')`,
+    ),
+    check("transfers_failed_iff_compensated", sql`(${t.failureReason} IS NOT NULL) = (${t.state} IN ('compensating', 'compensated'))`),
+    index("transfers_by_account_newest").on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index("transfers_due").on(t.nextCheckAt).where(sql`${t.state} IN ('started', 'funds_reserved', 'submitted', 'compensating')`),
+    index("transfers_by_state").on(t.state, t.createdAt),
+    index("transfers_by_end_to_end_id").on(t.endToEndId),
+  ],
+);
+
+/** Every transition, in order, with what justified it. Append-only. */
+export const transferHistory = pgTable(
+  "transfer_history",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    transferId: uuid("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
+    fromState: text("from_state"),
+    toState: text("to_state").notNull(),
+    at: at("at").notNull().defaultNow(),
+    reason: text("reason"),
+    actor: text("actor").notNull(),
+    evidence: jsonb("evidence"),
+  },
+  (t) => [
+    index("transfer_history_by_transfer").on(t.transferId, t.id),
+    check("transfer_history_actor_known", sql`${t.actor} IN ('saga', 'provider', 'operator')`),
+  ],
+);
+
+/** The provider evidence: each send and status check with its classified answer. */
+export const providerCalls = pgTable(
+  "provider_calls",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    transferId: uuid("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
+    kind: text("kind").notNull(),
+    at: at("at").notNull().defaultNow(),
+    outcome: text("outcome").notNull(),
+    httpStatus: integer("http_status"),
+    detail: jsonb("detail"),
+    durationMs: integer("duration_ms").notNull(),
+  },
+  (t) => [
+    index("provider_calls_by_transfer").on(t.transferId, t.id),
+    check("provider_calls_kind_known", sql`${t.kind} IN ('send', 'status')`),
+  ],
+);

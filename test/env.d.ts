@@ -1,0 +1,7 @@
+import type { Env as WorkerEnv } from "../src/env.ts";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {}
+  }
+}

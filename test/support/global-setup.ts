@@ -1,0 +1,43 @@
+// Vitest global setup (runs in Node): a throwaway PostgreSQL on a free port, migrated, and the
+// WebSocket proxy the Neon driver in workerd uses to reach it. Torn down after the run.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { TestProject } from "vitest/node";
+import { freePort } from "../../scripts/lib/free-port.ts";
+import { applyMigrations } from "../../scripts/lib/migrate.ts";
+import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
+import { startWsProxy } from "../../scripts/lib/ws-proxy.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    databaseUrl: string;
+    neonWsProxy: string;
+  }
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const root = await mkdtemp(path.join(tmpdir(), "pix-test-"));
+  const postgres = await startLocalPostgres({
+    dataDir: path.join(root, "data"),
+    port: await freePort(),
+    persistent: false,
+    // A throwaway cluster: durability buys nothing here. Benchmarks keep fsync on.
+    serverFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+  });
+  const proxy = await startWsProxy();
+  try {
+    await applyMigrations(postgres.databaseUrl);
+  } catch (error) {
+    await proxy.close();
+    await postgres.stop();
+    throw error;
+  }
+  project.provide("databaseUrl", postgres.databaseUrl);
+  project.provide("neonWsProxy", proxy.address);
+  return async () => {
+    await proxy.close();
+    await postgres.stop();
+    await rm(root, { recursive: true, force: true });
+  };
+}
