@@ -3,6 +3,8 @@ import { Hono } from "hono";
 import { withPool } from "./db/pool.ts";
 import { dbSettings } from "./db/settings.ts";
 import type { Env } from "./env.ts";
+import { webhookRoutes } from "./http/webhooks.ts";
+import { sandboxRoutes } from "./provider/sandbox/routes.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
 export { TransferSaga } from "./saga-object.ts";
@@ -17,6 +19,9 @@ app.get("/healthz", async (c) => {
     return c.json({ status: "unavailable" }, 503);
   }
 });
+
+app.route("/webhooks", webhookRoutes);
+app.route("/sandbox", sandboxRoutes);
 
 export default {
   fetch: app.fetch,
