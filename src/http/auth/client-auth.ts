@@ -1,0 +1,121 @@
+// Client auth for /v1/* (CONTRACT §2): a JWT whose `sub` is the account id. The algorithm is
+// pinned by configuration, never by the token: HS256 with JWT_SECRET, or, when JWT_JWKS_URL is
+// set, RS256/ES256 from that JWKS only (HS256 off). JWT_ISSUER/JWT_AUDIENCE are checked when set.
+//
+//   const v1 = new Hono<{ Bindings: Env; Variables: ClientAuthVariables }>();
+//   v1.use(clientAuth());                          // once per app, so the JWKS cache is shared
+//   v1.get("/balance", (c) => c.get("accountId"))  // a syntactically valid account id
+//
+// Every bad token is a 401 problem with `WWW-Authenticate: Bearer`. An unreachable JWKS with
+// nothing usable cached is a 503 (our outage). Whether the account exists (403 otherwise) is for
+// the route that reads the database.
+import type { MiddlewareHandler } from "hono";
+import type { Env } from "../../env.ts";
+import { problem } from "../problem.ts";
+import { log } from "../request-id.ts";
+import { bearerToken, unauthorized } from "./bearer.ts";
+import { defaultJwksFetch, JwksCache, type JwksFetch, jwksRefetchIntervalMsMin } from "./jwks.ts";
+import { type JwtFailure, type KeyLookup, verifyJwt } from "./jwt.ts";
+
+export type ClientAuthVariables = { accountId: string };
+export type ClientAuthBindings = Pick<Env, "JWT_SECRET" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE">;
+
+/** CONTRACT §5: account ids are 1 to 64 of [A-Za-z0-9_-]. */
+export const accountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+/** RFC 7518 §3.2: an HS256 key shorter than the hash output (32 bytes) is guessable. */
+export const jwtSecretLengthMin = 32;
+
+export type ClientAuthOptions = {
+  /** How the JWKS is fetched; tests inject one that serves their keys. */
+  fetchJwks?: JwksFetch;
+  /** The clock, in ms since the epoch; tests move it to age the JWKS cache. */
+  nowMs?: () => number;
+};
+
+const failureDetails: Record<JwtFailure | "bad_subject", string> = {
+  malformed: "The bearer token is not a well-formed JWT.",
+  algorithm_not_allowed: "The bearer token is not signed with an accepted algorithm.",
+  unknown_key: "The bearer token is signed with an unknown key.",
+  keys_unavailable: "The keys that sign bearer tokens cannot be fetched right now.",
+  bad_signature: "The bearer token's signature is not valid.",
+  missing_exp: "The bearer token has no expiry (exp).",
+  expired: "The bearer token has expired.",
+  not_yet_valid: "The bearer token is not valid yet (nbf).",
+  wrong_issuer: "The bearer token is from another issuer.",
+  wrong_audience: "The bearer token is for another audience.",
+  bad_subject: "The bearer token's subject is not an account id.",
+};
+
+export function clientAuth(
+  options: ClientAuthOptions = {},
+): MiddlewareHandler<{ Bindings: ClientAuthBindings; Variables: ClientAuthVariables }> {
+  const nowMs = options.nowMs ?? Date.now;
+  const keys = new KeySources(options.fetchJwks ?? defaultJwksFetch);
+
+  return async (c, next) => {
+    const bearer = bearerToken(c);
+    if (!bearer.ok) {
+      return unauthorized(
+        c,
+        bearer.reason === "missing" ? "A bearer token is required." : "The Authorization header is not a bearer token.",
+        bearer.reason === "malformed",
+      );
+    }
+    const jwksUrl = c.env.JWT_JWKS_URL;
+    // iss/aud are checked whenever configured, in either mode: configured means enforced.
+    const claimChecks = { nowMs: nowMs(), issuer: c.env.JWT_ISSUER || undefined, audience: c.env.JWT_AUDIENCE || undefined };
+    const result = jwksUrl
+      ? await verifyJwt(bearer.token, {
+          ...claimChecks,
+          algorithms: ["RS256", "ES256"],
+          resolveKey: (query) => keys.jwks(jwksUrl).lookup(query, nowMs()),
+        })
+      : await verifyJwt(bearer.token, { ...claimChecks, algorithms: ["HS256"], resolveKey: () => keys.hmac(c.env.JWT_SECRET) });
+    if (!result.ok && result.failure === "keys_unavailable") {
+      // Our outage, not a bad token: a 401 would make apps log their users out.
+      log(c, "jwks_unavailable", { jwks_url: jwksUrl }, "error");
+      const retryAfterSeconds = String(jwksRefetchIntervalMsMin / 1000);
+      return problem(c, 503, {
+        type: "unavailable",
+        detail: failureDetails.keys_unavailable,
+        headers: { "Retry-After": retryAfterSeconds },
+      });
+    }
+    if (!result.ok) return unauthorized(c, failureDetails[result.failure], true);
+    const sub = result.claims.sub;
+    if (typeof sub !== "string" || !accountIdPattern.test(sub)) return unauthorized(c, failureDetails.bad_subject, true);
+    c.set("accountId", sub);
+    await next();
+  };
+}
+
+/** The verification keys, kept between requests: importing a key per request is wasted work. */
+class KeySources {
+  private readonly fetchJwks: JwksFetch;
+  private jwksCache: JwksCache | undefined;
+  private hmacKey: { secret: string; key: CryptoKey } | undefined;
+
+  constructor(fetchJwks: JwksFetch) {
+    this.fetchJwks = fetchJwks;
+  }
+
+  /** One cache for the configured URL; a changed URL (a redeploy) starts afresh. */
+  jwks(url: string): JwksCache {
+    if (this.jwksCache?.url !== url) this.jwksCache = new JwksCache(url, this.fetchJwks);
+    return this.jwksCache;
+  }
+
+  async hmac(secret: string | undefined): Promise<KeyLookup> {
+    // A missing or weak secret is a deployment error, not the client's: fail loudly (500 + log).
+    if (secret === undefined || secret.length < jwtSecretLengthMin) {
+      throw new Error(`JWT_SECRET must be set to at least ${jwtSecretLengthMin} characters when JWT_JWKS_URL is unset`);
+    }
+    if (this.hmacKey?.secret !== secret) {
+      const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+        "verify",
+      ]);
+      this.hmacKey = { secret, key };
+    }
+    return { ok: true, key: this.hmacKey.key };
+  }
+}

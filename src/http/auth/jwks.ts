@@ -1,0 +1,106 @@
+// The production signing keys (RS256/ES256) from `JWT_JWKS_URL`, imported once and kept in memory
+// for a bounded time, keyed by `kid`. The fetch is injectable so tests serve their own JWKS.
+//
+//   const jwks = new JwksCache(url, fetchJwks);
+//   await jwks.lookup({ alg: "RS256", kid: "2026-11" }, Date.now())  // KeyLookup
+//
+// Only resolved CryptoKeys are shared between requests, never a pending fetch: workerd does not
+// let one request wait on I/O that another request started.
+import type { JwtKeyQuery, KeyLookup } from "./jwt.ts";
+
+export type JwksFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Keys are refetched this long after a successful fetch, so a removed key stops working. */
+export const jwksCacheTtlMs = 10 * 60_000;
+/** An unknown `kid` (a rotation) may trigger a refetch, but at most this often: random kids must not make us hammer the issuer. */
+export const jwksRefetchIntervalMsMin = 30_000;
+/** While the issuer is unreachable, keys fetched earlier keep working for this long. */
+export const jwksStaleMsMax = 60 * 60_000;
+export const jwksFetchTimeoutMs = 5_000;
+export const jwksKeysMax = 20;
+export const jwksBodyCharsMax = 64 * 1024;
+const rsaModulusBytesMin = 256; // RSA keys under 2048 bits are refused.
+
+type JwksKey = { alg: "RS256" | "ES256"; key: CryptoKey };
+
+export const defaultJwksFetch: JwksFetch = (url, init) => fetch(url, init);
+
+export class JwksCache {
+  readonly url: string;
+  private readonly fetchJwks: JwksFetch;
+  private keys = new Map<string, JwksKey>();
+  private fetchedAtMs: number | undefined;
+  private attemptedAtMs: number | undefined;
+
+  constructor(url: string, fetchJwks: JwksFetch = defaultJwksFetch) {
+    this.url = url;
+    this.fetchJwks = fetchJwks;
+  }
+
+  async lookup(query: JwtKeyQuery, nowMs: number): Promise<KeyLookup> {
+    // Without a kid there is nothing to pick a key by; guessing would try every key.
+    if (query.kid === undefined) return { ok: false, failure: "unknown_key" };
+    const expired = this.fetchedAtMs === undefined || nowMs - this.fetchedAtMs >= jwksCacheTtlMs;
+    const unknownKid = !this.keys.has(query.kid);
+    const mayAttempt = this.attemptedAtMs === undefined || nowMs - this.attemptedAtMs >= jwksRefetchIntervalMsMin;
+    if ((expired || unknownKid) && mayAttempt) await this.refresh(nowMs);
+    if (this.fetchedAtMs === undefined || nowMs - this.fetchedAtMs >= jwksCacheTtlMs + jwksStaleMsMax) {
+      return { ok: false, failure: "keys_unavailable" };
+    }
+    const entry = this.keys.get(query.kid);
+    // A key published for one algorithm is never used with another.
+    if (entry === undefined || entry.alg !== query.alg) return { ok: false, failure: "unknown_key" };
+    return { ok: true, key: entry.key };
+  }
+
+  /** On failure the previous keys stay; `lookup` decides how long they may be trusted. */
+  private async refresh(nowMs: number): Promise<void> {
+    this.attemptedAtMs = nowMs;
+    try {
+      const response = await this.fetchJwks(this.url, {
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(jwksFetchTimeoutMs),
+      });
+      if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
+      const text = await response.text();
+      if (text.length > jwksBodyCharsMax) throw new Error("JWKS too large");
+      this.keys = await importKeySet(JSON.parse(text));
+      this.fetchedAtMs = nowMs;
+    } catch (error) {
+      console.warn(JSON.stringify({ event: "jwks_fetch_failed", url: this.url, error: String(error) }));
+    }
+  }
+}
+
+/** Keys we cannot use (other types, encryption keys, weak RSA) are skipped, not fatal. */
+async function importKeySet(body: unknown): Promise<Map<string, JwksKey>> {
+  const keys = new Map<string, JwksKey>();
+  if (!isRecord(body) || !Array.isArray(body.keys)) throw new Error("JWKS has no keys array");
+  for (const jwk of body.keys.slice(0, jwksKeysMax)) {
+    if (!isRecord(jwk) || typeof jwk.kid !== "string" || (jwk.use !== undefined && jwk.use !== "sig")) continue;
+    const imported = await importJwk(jwk).catch(() => undefined);
+    if (imported !== undefined) keys.set(jwk.kid, imported);
+  }
+  return keys;
+}
+
+async function importJwk(jwk: Record<string, unknown>): Promise<JwksKey | undefined> {
+  if (jwk.kty === "RSA" && (jwk.alg === undefined || jwk.alg === "RS256")) {
+    if (typeof jwk.n !== "string" || typeof jwk.e !== "string" || (jwk.n.length * 3) / 4 < rsaModulusBytesMin) return undefined;
+    // Only the public members: a JWKS that leaks `d` must still give us a verify-only key.
+    const publicJwk: JsonWebKey = { kty: "RSA", n: jwk.n, e: jwk.e };
+    const key = await crypto.subtle.importKey("jwk", publicJwk, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"]);
+    return { alg: "RS256", key };
+  }
+  if (jwk.kty === "EC" && jwk.crv === "P-256" && (jwk.alg === undefined || jwk.alg === "ES256")) {
+    if (typeof jwk.x !== "string" || typeof jwk.y !== "string") return undefined;
+    const publicJwk: JsonWebKey = { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y };
+    const key = await crypto.subtle.importKey("jwk", publicJwk, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    return { alg: "ES256", key };
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
