@@ -1,5 +1,71 @@
-// POST /webhooks/provider (filled in by the saga issue).
-import { Hono } from "hono";
+// POST /webhooks/provider (CONTRACT §3). Raw bytes first, then the signature, then parsing: a
+// webhook is only a hint that makes the transfer's saga ask the provider now; its content never
+// decides anything, so anything signed gets 202 and anything unsigned gets 401 and nothing else.
+import { type Context, Hono } from "hono";
+import { z } from "zod";
 import type { Env } from "../env.ts";
+import { verifyWebhook } from "../provider/webhook-signature.ts";
+import { problem } from "./problem.ts";
+import { log } from "./request-id.ts";
+
+/** Provider events are a few hundred bytes; more is not a provider event. */
+export const webhookBodyBytesMax = 16 * 1024;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Loose on purpose: only the key is used, and an unknown event type must not stop the poke. */
+const webhookPayloadSchema = z.object({
+  type: z.string().max(128),
+  data: z.object({ idempotency_key: z.string().max(255) }),
+});
 
 export const webhookRoutes = new Hono<{ Bindings: Env }>();
+
+webhookRoutes.post("/provider", async (c) => {
+  const webhookId = c.req.header("webhook-id")?.slice(0, 256) ?? null;
+  const declaredBytes = Number(c.req.header("content-length") ?? "0");
+  if (declaredBytes > webhookBodyBytesMax) return tooLarge(c, webhookId);
+  const rawBody = new Uint8Array(await c.req.arrayBuffer());
+  if (rawBody.byteLength > webhookBodyBytesMax) return tooLarge(c, webhookId);
+
+  const nowSeconds = Math.floor(Date.now() / 1000);
+  const verification = await verifyWebhook({ secrets: c.env.WEBHOOK_SECRET ?? "", headers: c.req.raw.headers, rawBody, nowSeconds });
+  if (!verification.ok) {
+    const level = verification.reason === "secret_misconfigured" ? "error" : "warn";
+    log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: null, outcome: `rejected_${verification.reason}` }, level);
+    return problem(c, 401, { type: "unauthorized", detail: "The webhook signature is missing, invalid or too old." });
+  }
+
+  const payload = parsePayload(rawBody);
+  if (payload === null || !uuidPattern.test(payload.data.idempotency_key)) {
+    log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: payload?.data.idempotency_key ?? null, outcome: "ignored" });
+    return c.json({ received: true }, 202);
+  }
+
+  // Transfer ids are lowercase UUIDs and name their saga's Durable Object exactly.
+  const idempotencyKey = payload.data.idempotency_key.toLowerCase();
+  try {
+    const { state } = await c.env.TRANSFER_SAGA.getByName(idempotencyKey).poke("webhook");
+    log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: idempotencyKey, type: payload.type, outcome: "poked", state });
+  } catch (error) {
+    // Still 202: the saga checks the provider on its own schedule and the sweeper catches it;
+    // a 5xx would only make the provider resend a hint.
+    const message = error instanceof Error ? error.message : String(error);
+    log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: idempotencyKey, outcome: "poke_failed", error: message }, "error");
+  }
+  return c.json({ received: true }, 202);
+});
+
+function parsePayload(rawBody: Uint8Array): z.infer<typeof webhookPayloadSchema> | null {
+  try {
+    const parsed = webhookPayloadSchema.safeParse(JSON.parse(new TextDecoder().decode(rawBody)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function tooLarge(c: Context, webhookId: string | null): Response {
+  log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: null, outcome: "rejected_too_large" }, "warn");
+  return problem(c, 413, { type: "payload-too-large", detail: `Webhook bodies are at most ${webhookBodyBytesMax} bytes.` });
+}

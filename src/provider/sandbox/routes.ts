@@ -1,5 +1,87 @@
-// The sandbox provider's HTTP API under /sandbox (filled in by the saga issue).
-import { Hono } from "hono";
+// The sandbox provider's HTTP API under /sandbox (CONTRACT §4): the PSP API the HTTP adapter
+// speaks (PUT/GET /provider/pix/:key) and the inspection endpoints. PSP answers are `{code}`
+// JSON like a real PSP's; only "the sandbox is off" is a problem+json 404 of our own API.
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod";
 import type { Env } from "../../env.ts";
+import { problem } from "../../http/problem.ts";
+import { providerTimeoutMs, sandboxConfirmMs, sandboxEnabled } from "../config.ts";
+import type { SandboxAnswer } from "./answers.ts";
+import { sandboxInstanceName } from "./sandbox-object.ts";
+
+type SandboxContext = Context<{ Bindings: Env }>;
+
+/** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
+const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
+
+const sendBodySchema = z.object({
+  amount_cents: z.number().int().min(1).max(1_000_000_000_000),
+  pix_key: z.string().min(1).max(140),
+  pix_key_type: z.enum(["cpf", "cnpj", "email", "phone", "evp"]),
+  description: z.string().max(140).nullable().optional(),
+});
+
+/** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
+const answerDelayMsMax = 130_000;
 
 export const sandboxRoutes = new Hono<{ Bindings: Env }>();
+
+// Off means absent: production must not even reveal that the sandbox exists.
+sandboxRoutes.use("*", async (c, next) => {
+  if (!sandboxEnabled(c.env)) return problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path}.` });
+  await next();
+});
+
+sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
+  const key = idempotencyKeySchema.safeParse(c.req.param("key"));
+  const body = sendBodySchema.safeParse(await c.req.json().catch(() => null));
+  if (!key.success || !body.success) return c.json({ code: "invalid_request" }, 400);
+  const answer = await sandbox(c).send({
+    idempotencyKey: key.data,
+    amountCents: body.data.amount_cents,
+    pixKey: body.data.pix_key,
+    pixKeyType: body.data.pix_key_type,
+    confirmMs: sandboxConfirmMs(c.env),
+    providerTimeoutMs: providerTimeoutMs(c.env),
+  });
+  return answerWith(c, answer);
+});
+
+sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
+  const key = idempotencyKeySchema.safeParse(c.req.param("key"));
+  if (!key.success) return c.json({ code: "invalid_request" }, 400);
+  return answerWith(c, await sandbox(c).status(key.data));
+});
+
+sandboxRoutes.get("/provider/payments", async (c) => {
+  return c.json({ data: await sandbox(c).payments() });
+});
+
+sandboxRoutes.get("/provider/payments/:key", async (c) => {
+  const view = await sandbox(c).payment(c.req.param("key"));
+  if (view === null) return problem(c, 404, { type: "not-found", detail: "The sandbox never saw this idempotency key." });
+  return c.json(view);
+});
+
+function sandbox(c: SandboxContext) {
+  return c.env.SANDBOX.getByName(sandboxInstanceName);
+}
+
+async function answerWith(c: SandboxContext, answer: SandboxAnswer): Promise<Response> {
+  // The wait happens here, not in the Durable Object, so a slow answer never holds the sandbox.
+  const delayMs = Math.min(answer.answerDelayMs, answerDelayMsMax);
+  if (delayMs > 0) await scheduler.wait(delayMs);
+  return c.json(answer.body, answer.httpStatus as ContentfulStatusCode);
+}
+
+/** When PROVIDER_TOKEN is set the sandbox checks it like a PSP would; unset, it accepts anyone. */
+function requireProviderToken(): MiddlewareHandler<{ Bindings: Env }> {
+  return async (c, next) => {
+    const token = c.env.PROVIDER_TOKEN;
+    if (token !== undefined && token !== "" && c.req.header("authorization") !== `Bearer ${token}`) {
+      return c.json({ code: "unauthorized" }, 401);
+    }
+    await next();
+  };
+}

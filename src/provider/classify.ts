@@ -1,0 +1,123 @@
+// The ONE place where the provider's HTTP answers become outcomes (CONTRACT §4). Everything here
+// leans one way: when an answer does not prove what happened, it is `unknown`, because the saga
+// keeps the hold and asks again on unknown, while a wrong "rejected" would release money that
+// left and a wrong "accepted" would settle money that did not.
+import { z } from "zod";
+import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "./port.ts";
+
+/** What one HTTP exchange produced, before any judgement. */
+export type ProviderExchange = { kind: "answered"; httpStatus: number; body: AnswerBody } | { kind: "timed_out" } | { kind: "failed" };
+
+export type AnswerBody = { kind: "json"; value: unknown } | { kind: "not_json" } | { kind: "too_large" };
+
+/** BCB end-to-end id: `E` + ISPB (8) + yyyyMMddHHmm (12) + 11 alphanumerics = 32 characters. */
+const endToEndIdSchema = z.string().regex(/^E[0-9A-Za-z]{31}$/);
+/** Provider codes end up in `failure_code` shown to clients: short and plain, or not trusted. */
+const providerCodeSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
+
+/** Fields a provider may echo back; when present they must match the order we sent. */
+const echoedOrder = {
+  amount_cents: z.number().int().optional(),
+  idempotency_key: z.string().optional(),
+};
+
+const sendAcceptedBodySchema = z.object({
+  status: z.enum(["processing", "confirmed"]),
+  end_to_end_id: endToEndIdSchema.nullable().optional(),
+  ...echoedOrder,
+});
+
+const rejectionBodySchema = z.object({ code: providerCodeSchema });
+
+const statusBodySchema = z.object({
+  status: z.enum(["processing", "confirmed", "rejected"]),
+  end_to_end_id: endToEndIdSchema.nullable().optional(),
+  code: providerCodeSchema.nullable().optional(),
+  ...echoedOrder,
+});
+
+/** 200 on a repeat, 201 the first time: the provider holds the order. */
+function isAcceptedStatus(httpStatus: number): boolean {
+  return httpStatus === 200 || httpStatus === 201;
+}
+
+/**
+ * 4xx that do not mean "no": 408 (the provider gave up waiting for us), 425 and 429 ("not now")
+ * say nothing about the order; 409 says something already exists under this key, so the money
+ * may have left under an earlier send. Releasing the hold on any of them could lose money.
+ */
+const inconclusiveClientStatuses: ReadonlySet<number> = new Set([408, 409, 425, 429]);
+
+/**
+ * Any other 4xx is the provider refusing this order outright (bad key, bad auth, bad request):
+ * nothing was made, so compensating is safe even when the body carries no code.
+ */
+function isDefinitiveRejection(httpStatus: number): boolean {
+  return httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus);
+}
+
+/** An echoed amount or key that differs from ours means the answer is about another order. */
+function contradictsOrder(body: { amount_cents?: number | undefined; idempotency_key?: string | undefined }, order: PixOrder): boolean {
+  if (body.amount_cents !== undefined && body.amount_cents !== order.amountCents) return true;
+  return body.idempotency_key !== undefined && body.idempotency_key !== order.idempotencyKey;
+}
+
+type UsableAnswer = { usable: true; httpStatus: number; body: AnswerBody } | { usable: false; why: string };
+
+/**
+ * A timeout or a reset may hide a Pix that was made, and an oversized body is not this API
+ * talking: none of them is an answer, so all are unknown.
+ */
+function usableAnswer(exchange: ProviderExchange): UsableAnswer {
+  if (exchange.kind === "timed_out") return { usable: false, why: "timeout" };
+  if (exchange.kind === "failed") return { usable: false, why: "network_error" };
+  if (exchange.body.kind === "too_large") return { usable: false, why: "body_too_large" };
+  return { usable: true, httpStatus: exchange.httpStatus, body: exchange.body };
+}
+
+function parseBody<T>(schema: z.ZodType<T>, body: AnswerBody): T | null {
+  if (body.kind !== "json") return null;
+  const parsed = schema.safeParse(body.value);
+  return parsed.success ? parsed.data : null;
+}
+
+export function classifySend(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): SendOutcome {
+  const answer = usableAnswer(exchange);
+  if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
+  const { httpStatus, body } = answer;
+  if (isAcceptedStatus(httpStatus)) {
+    // A 2xx we cannot read may still mean the Pix was made: unknown, never success.
+    const accepted = parseBody(sendAcceptedBodySchema, body);
+    if (accepted === null) return { kind: "unknown", why: "malformed_body", evidence };
+    if (contradictsOrder(accepted, order)) return { kind: "unknown", why: "contradicts_order", evidence };
+    return { kind: "accepted", status: accepted.status, endToEndId: accepted.end_to_end_id ?? null, evidence };
+  }
+  if (isDefinitiveRejection(httpStatus)) {
+    const rejection = parseBody(rejectionBodySchema, body);
+    return { kind: "rejected", code: rejection?.code ?? `http_${httpStatus}`, evidence };
+  }
+  // 5xx may have made the Pix before failing; 3xx and other 2xx are not this API's answers.
+  return { kind: "unknown", why: `http_${httpStatus}`, evidence };
+}
+
+export function classifyStatus(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): StatusOutcome {
+  const answer = usableAnswer(exchange);
+  if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
+  const { httpStatus, body } = answer;
+  // 404 is the provider saying it never received the order; the saga applies its grace window.
+  if (httpStatus === 404) return { kind: "not_found", evidence };
+  // Anything but 200 (503, 429, 3xx...) tells nothing about the order: ask again later.
+  if (httpStatus !== 200) return { kind: "unknown", why: `http_${httpStatus}`, evidence };
+  const status = parseBody(statusBodySchema, body);
+  if (status === null) return { kind: "unknown", why: "malformed_body", evidence };
+  if (contradictsOrder(status, order)) return { kind: "unknown", why: "contradicts_order", evidence };
+  switch (status.status) {
+    case "confirmed":
+      return { kind: "confirmed", endToEndId: status.end_to_end_id ?? null, evidence };
+    case "rejected":
+      // Definitive even without a code; "unspecified" keeps failure_code non-empty.
+      return { kind: "rejected", code: status.code ?? "unspecified", evidence };
+    case "processing":
+      return { kind: "processing", evidence };
+  }
+}

@@ -1,0 +1,39 @@
+// The HTTP adapter of CONTRACT §4: an idempotent PUT keyed by the transfer id to send, a GET to
+// ask. It only builds requests; http-exchange bounds them and classify judges the answers.
+import { classifySend, classifyStatus } from "./classify.ts";
+import { exchangeOnce, type Fetcher } from "./http-exchange.ts";
+import type { PixOrder, PixProvider, SendOutcome, StatusOutcome } from "./port.ts";
+
+export interface HttpProviderOptions {
+  /** e.g. `https://psp.example/v1`; `/pix/{idempotency_key}` is appended. */
+  baseUrl: string;
+  token: string | undefined;
+  timeoutMs: number;
+  fetcher: Fetcher;
+}
+
+export function createHttpProvider(options: HttpProviderOptions): PixProvider {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (options.token !== undefined && options.token !== "") headers.authorization = `Bearer ${options.token}`;
+  const urlOf = (order: PixOrder): string => `${baseUrl}/pix/${encodeURIComponent(order.idempotencyKey)}`;
+
+  return {
+    async send(order: PixOrder): Promise<SendOutcome> {
+      const body = JSON.stringify({
+        amount_cents: order.amountCents,
+        pix_key: order.pixKey,
+        pix_key_type: order.pixKeyType,
+        description: order.description,
+      });
+      const request = { url: urlOf(order), method: "PUT", headers: { ...headers, "content-type": "application/json" }, body } as const;
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
+      return classifySend(order, exchange, evidence);
+    },
+    async status(order: PixOrder): Promise<StatusOutcome> {
+      const request = { url: urlOf(order), method: "GET", headers, body: null } as const;
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
+      return classifyStatus(order, exchange, evidence);
+    },
+  };
+}

@@ -1,0 +1,70 @@
+// Sends one sandbox webhook to our own /webhooks/provider, signed like a real PSP would, and
+// decides when to try again. Retries are bounded: a receiver that keeps failing is given up on,
+// which the saga survives because it polls the provider anyway.
+import { exports } from "cloudflare:workers";
+import { firstWebhookSecret, signWebhook } from "../webhook-signature.ts";
+
+/** Through the loopback binding: the host is never resolved. */
+export const sandboxWebhookUrl = "http://sandbox.internal/webhooks/provider";
+export const webhookAttemptsMax = 5;
+/** Waits 1 s, 2 s, 4 s, 8 s between the attempts. */
+export const webhookRetryBaseMs = 1_000;
+/** The receiver pokes a saga that may call the provider: give it that long before calling it failed. */
+export const webhookDeliveryTimeoutMs = 15_000;
+
+export type WebhookDeliveryResult =
+  | { delivered: true; httpStatus: number }
+  | { delivered: false; httpStatus: number | null; error: string };
+
+export type NextWebhookAttempt = { state: "delivered" } | { state: "pending"; dueAtMs: number } | { state: "abandoned" };
+
+/** After `attemptsMade` failed attempts (from 1), when to try again, if ever. */
+export function nextAttemptAfterFailure(attemptsMade: number, nowMs: number): NextWebhookAttempt {
+  if (attemptsMade >= webhookAttemptsMax) return { state: "abandoned" };
+  return { state: "pending", dueAtMs: nowMs + webhookRetryBaseMs * 2 ** (attemptsMade - 1) };
+}
+
+export function webhookBody(input: { idempotencyKey: string; endToEndId: string | null; status: "confirmed" | "rejected" }): string {
+  return JSON.stringify({
+    type: "pix.payment.updated",
+    data: { idempotency_key: input.idempotencyKey, end_to_end_id: input.endToEndId, status: input.status },
+  });
+}
+
+export async function deliverWebhook(input: { secrets: string; webhookId: string; body: string }): Promise<WebhookDeliveryResult> {
+  const secret = firstWebhookSecret(input.secrets);
+  if (secret === null) return { delivered: false, httpStatus: null, error: "WEBHOOK_SECRET is empty" };
+  try {
+    const timestampSeconds = Math.floor(Date.now() / 1000);
+    const signature = await signWebhook({ secret, id: input.webhookId, timestampSeconds, body: input.body });
+    const request = new Request(sandboxWebhookUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": input.webhookId,
+        "webhook-timestamp": String(timestampSeconds),
+        "webhook-signature": signature,
+      },
+      body: input.body,
+    });
+    const response = await withDeadline(exports.default.fetch(request), webhookDeliveryTimeoutMs);
+    if (response === null) return { delivered: false, httpStatus: null, error: `timeout after ${webhookDeliveryTimeoutMs} ms` };
+    await response.body?.cancel();
+    if (response.ok) return { delivered: true, httpStatus: response.status };
+    return { delivered: false, httpStatus: response.status, error: `http_${response.status}` };
+  } catch (error) {
+    return { delivered: false, httpStatus: null, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

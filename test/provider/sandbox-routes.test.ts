@@ -1,0 +1,85 @@
+// The sandbox's own HTTP surface: absent unless enabled, inspection endpoints, input checks.
+import { exports } from "cloudflare:workers";
+import { afterAll, describe, expect, it } from "vitest";
+import { drainSandboxWebhooks, orderFor, sandboxAdapter, sandboxBaseUrl, sandboxEnv, sandboxFetcher } from "./support.ts";
+
+afterAll(drainSandboxWebhooks);
+
+const enabledEnv = sandboxEnv({ SANDBOX_CONFIRM_MS: "60000" });
+const call = sandboxFetcher(enabledEnv);
+
+describe("sandbox routes", () => {
+  it("answers 404 problem+json on every /sandbox path when SANDBOX_PROVIDER is not on", async () => {
+    for (const value of ["off", undefined, "ON"]) {
+      const disabled = sandboxFetcher(sandboxEnv({ SANDBOX_PROVIDER: value }));
+      for (const [method, path] of [
+        ["PUT", "/pix/abc"],
+        ["GET", "/pix/abc"],
+        ["GET", "/payments"],
+        ["GET", "/payments/abc"],
+      ] as const) {
+        const response = await disabled(new Request(`${sandboxBaseUrl}${path}`, { method, body: method === "PUT" ? "{}" : null }));
+        expect(response.status).toBe(404);
+        expect(response.headers.get("content-type")).toBe("application/problem+json");
+        expect(await response.json()).toMatchObject({ status: 404, title: expect.any(String), type: expect.stringMatching(/not-found$/) });
+      }
+    }
+  });
+
+  it("is reachable through the Worker itself at /sandbox/provider when enabled locally", async () => {
+    const response = await exports.default.fetch("http://example.com/sandbox/provider/payments");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ data: expect.any(Array) });
+  });
+
+  it("shows 404 problem+json for a payment it never saw", async () => {
+    const response = await call(new Request(`${sandboxBaseUrl}/payments/${crypto.randomUUID()}`));
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+  });
+
+  it("lists the payments it holds, newest first", async () => {
+    const provider = sandboxAdapter(enabledEnv, { timeoutMs: 5_000 });
+    const older = orderFor("gui@example.com");
+    const newer = orderFor("reject@sandbox.test");
+    await provider.send(older);
+    await provider.send(newer);
+    const response = await call(new Request(`${sandboxBaseUrl}/payments`));
+    const { data } = (await response.json()) as { data: { idempotency_key: string; made: boolean; status: string }[] };
+    const keys = data.map((payment) => payment.idempotency_key);
+    expect(keys).toContain(older.idempotencyKey);
+    expect(keys.indexOf(newer.idempotencyKey)).toBeLessThan(keys.indexOf(older.idempotencyKey));
+    expect(data.find((payment) => payment.idempotency_key === older.idempotencyKey)).toMatchObject({ made: true, status: "processing" });
+    expect(data.find((payment) => payment.idempotency_key === newer.idempotencyKey)).toMatchObject({ made: false, status: "rejected" });
+  });
+
+  it("answers 400 {code} to a send it cannot read, and records nothing", async () => {
+    const key = crypto.randomUUID();
+    const response = await call(
+      new Request(`${sandboxBaseUrl}/pix/${key}`, {
+        method: "PUT",
+        body: JSON.stringify({ amount_cents: -1, pix_key: "x", pix_key_type: "email" }),
+      }),
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ code: "invalid_request" });
+    expect((await call(new Request(`${sandboxBaseUrl}/payments/${key}`))).status).toBe(404);
+  });
+
+  it("answers 409 idempotency_conflict to a repeat with another amount, keeping the first payment", async () => {
+    const order = orderFor("hana@example.com");
+    const put = (amountCents: number) =>
+      call(
+        new Request(`${sandboxBaseUrl}/pix/${order.idempotencyKey}`, {
+          method: "PUT",
+          body: JSON.stringify({ amount_cents: amountCents, pix_key: order.pixKey, pix_key_type: order.pixKeyType, description: null }),
+        }),
+      );
+    expect((await put(2500)).status).toBe(201);
+    const conflict = await put(2600);
+    expect(conflict.status).toBe(409);
+    expect(await conflict.json()).toEqual({ code: "idempotency_conflict" });
+    const view = await call(new Request(`${sandboxBaseUrl}/payments/${order.idempotencyKey}`));
+    expect(await view.json()).toMatchObject({ send_calls: 2, made: true });
+  });
+});

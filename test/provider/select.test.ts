@@ -1,0 +1,62 @@
+// providerFor: which adapter the configuration chooses, and that a bad configuration fails loudly.
+import { env } from "cloudflare:workers";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { ProviderConfigError } from "../../src/provider/config.ts";
+import { providerFor } from "../../src/provider/select.ts";
+import { drainSandboxWebhooks, orderFor } from "./support.ts";
+
+afterAll(drainSandboxWebhooks);
+
+describe("providerFor", () => {
+  it("reaches the sandbox through the Worker's loopback binding when PROVIDER_URL is unset", async () => {
+    const provider = providerFor({ ...env, PROVIDER_URL: undefined, SANDBOX_PROVIDER: "on", PROVIDER_TIMEOUT_MS: "5000" });
+    const order = orderFor("kai@example.com");
+    expect(await provider.send(order)).toMatchObject({ kind: "accepted", evidence: { httpStatus: 201 } });
+    const view = await env.SANDBOX.getByName("sandbox").payment(order.idempotencyKey);
+    expect(view).toMatchObject({ send_calls: 1, made: true });
+  });
+
+  it("prefers PROVIDER_URL over the sandbox: the global fetch gets the PUT with the bearer token", async () => {
+    // The one stand-in in these tests: no PSP is reachable from here, and the point is which
+    // transport is chosen and what it is asked, not what a PSP answers (the sandbox tests do that).
+    const seen: Request[] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
+      seen.push(input instanceof Request ? input : new Request(input));
+      return Response.json({ status: "processing", end_to_end_id: null }, { status: 201 });
+    });
+    try {
+      const provider = providerFor({
+        ...env,
+        PROVIDER_URL: "https://psp.example/v2/",
+        PROVIDER_TOKEN: "live-token",
+        SANDBOX_PROVIDER: "on",
+      });
+      const order = orderFor("lia@example.com");
+      expect(await provider.send(order)).toMatchObject({ kind: "accepted", status: "processing" });
+      expect(fetchSpy).toHaveBeenCalledTimes(1);
+      const [request] = seen;
+      expect(request?.method).toBe("PUT");
+      expect(request?.url).toBe(`https://psp.example/v2/pix/${order.idempotencyKey}`);
+      expect(request?.headers.get("authorization")).toBe("Bearer live-token");
+      expect(await request?.json()).toEqual({
+        amount_cents: 2500,
+        pix_key: "lia@example.com",
+        pix_key_type: "email",
+        description: "aluguel",
+      });
+      expect(await env.SANDBOX.getByName("sandbox").payment(order.idempotencyKey)).toBeNull();
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
+
+  it("refuses to run with neither PROVIDER_URL nor the sandbox", () => {
+    expect(() => providerFor({ ...env, PROVIDER_URL: undefined, SANDBOX_PROVIDER: "off" })).toThrow(ProviderConfigError);
+  });
+
+  it("refuses a PROVIDER_URL that is not http(s) and a PROVIDER_TIMEOUT_MS that is not a bounded integer", () => {
+    expect(() => providerFor({ ...env, PROVIDER_URL: "ftp://psp.example" })).toThrow(ProviderConfigError);
+    expect(() => providerFor({ ...env, PROVIDER_TIMEOUT_MS: "10s" })).toThrow(/PROVIDER_TIMEOUT_MS/);
+    expect(() => providerFor({ ...env, PROVIDER_TIMEOUT_MS: "0" })).toThrow(/PROVIDER_TIMEOUT_MS/);
+  });
+});
