@@ -110,18 +110,18 @@ const rows: Row[] = [
   ["submitted",      "status confirmed after the deadline",                      "completed",      ["completed"],                   "settle",  null,                 null,          "E2E-1",   2,     null,            sentAtMs,        "provider", "confirmed"],
   ["submitted",      "status rejected",                                          "compensated",    ["compensating", "compensated"], "release", "provider_rejected",  "AM04",        null,      2,     null,            sentAtMs,        "provider", "rejected the payment: AM04"],
   ["submitted",      "status rejected after the deadline",                       "compensated",    ["compensating", "compensated"], "release", "provider_rejected",  "AM04",        null,      2,     null,            sentAtMs,        "provider", "rejected the payment: AM04"],
-  // not_found: as processing inside the grace window (next delay checkDelayMs(2) = 4_000); compensated from its end on.
-  ["submitted",      "status not_found within the grace window",                 "submitted",      [],                              null,      null,                 null,          null,      3,     16_000,          sentAtMs,        "saga",     "grace window"],
-  ["submitted",      "status not_found 1 ms before the grace window ends",       "submitted",      [],                              null,      null,                 null,          null,      3,     18_999,          sentAtMs,        "saga",     "grace window"],
+  // not_found: as processing inside the grace window (next delay checkDelayMs(3) = 8_000); compensated from its end on.
+  ["submitted",      "status not_found within the grace window",                 "submitted",      [],                              null,      null,                 null,          null,      3,     20_000,          sentAtMs,        "saga",     "grace window"],
+  ["submitted",      "status not_found 1 ms before the grace window ends",       "submitted",      [],                              null,      null,                 null,          null,      3,     22_999,          sentAtMs,        "saga",     "grace window"],
   ["submitted",      "status not_found as the grace window ends",                "compensated",    ["compensating", "compensated"], "release", "not_sent",           null,          null,      2,     null,            sentAtMs,        "provider", "after the grace window"],
   ["submitted",      "status not_found after the grace window",                  "compensated",    ["compensating", "compensated"], "release", "not_sent",           null,          null,      2,     null,            sentAtMs,        "provider", "after the grace window"],
   ["submitted",      "status not_found after the grace window and the deadline", "compensated",    ["compensating", "compensated"], "release", "not_sent",           null,          null,      2,     null,            sentAtMs,        "provider", "after the grace window"],
   // processing / unknown: check again with backoff, capped at the deadline; from the deadline on, needs_review.
-  ["submitted",      "status processing",                                        "submitted",      [],                              null,      null,                 null,          null,      3,     24_000,          sentAtMs,        "saga",     "still processing"],
+  ["submitted",      "status processing",                                        "submitted",      [],                              null,      null,                 null,          null,      3,     28_000,          sentAtMs,        "saga",     "still processing"],
   ["submitted",      "status processing near the deadline",                      "submitted",      [],                              null,      null,                 null,          null,      3,     deadlineAtMs,    sentAtMs,        "saga",     "still processing"],
   ["submitted",      "status processing at the deadline",                        "needs_review",   ["needs_review"],                null,      null,                 null,          null,      2,     null,            sentAtMs,        "saga",     "hold kept"],
   ["submitted",      "status processing after the deadline",                     "needs_review",   ["needs_review"],                null,      null,                 null,          null,      2,     null,            sentAtMs,        "saga",     "hold kept"],
-  ["submitted",      "status unknown",                                           "submitted",      [],                              null,      null,                 null,          null,      3,     24_000,          sentAtMs,        "saga",     "status unknown (http 503)"],
+  ["submitted",      "status unknown",                                           "submitted",      [],                              null,      null,                 null,          null,      3,     28_000,          sentAtMs,        "saga",     "status unknown (http 503)"],
   ["submitted",      "status unknown at the deadline",                           "needs_review",   ["needs_review"],                null,      null,                 null,          null,      2,     null,            sentAtMs,        "saga",     "hold kept"],
   ["submitted",      "status unknown after the deadline",                        "needs_review",   ["needs_review"],                null,      null,                 null,          null,      2,     null,            sentAtMs,        "saga",     "hold kept"],
   // needs_review: only an operator decides.
@@ -334,7 +334,7 @@ describe("transition: whole sagas, driven by the clock", () => {
   const due: SagaEvent = { type: "due" };
   const processing: SagaEvent = { type: "status_answered", outcome: statusOutcome.processing() };
 
-  it("backs off 1, 1, 2, 4, 8, 8 ... seconds between checks, caps the last at the deadline, then hands over", () => {
+  it("backs off 1, 2, 4, 8, 8 ... seconds between checks, caps the last at the deadline, then hands over", () => {
     const steps = [
       { nowMs: 0, event: held },
       { nowMs: 0, event: due },
@@ -352,7 +352,7 @@ describe("transition: whole sagas, driven by the clock", () => {
       expect(results[0]?.commands).toEqual([{ type: "check_provider_status" }]);
       nextAtMs = results[1]?.commands.find((c) => c.type === "schedule_check")?.atMs;
     }
-    expect(checkTimes).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 24_000, 32_000, 40_000, 48_000, 50_000]);
+    expect(checkTimes).toEqual([1_000, 3_000, 7_000, 15_000, 23_000, 31_000, 39_000, 47_000, 50_000]);
     expect(view.state).toBe("needs_review");
   });
 

@@ -1,0 +1,56 @@
+// Transfer states and the only transitions allowed between them. Nothing leaves a terminal
+// state, and `compensated` can never reach `completed`: money released is never settled.
+
+export const transferStates = [
+  "started",
+  "funds_reserved",
+  "submitted",
+  "completed",
+  "compensating",
+  "compensated",
+  "needs_review",
+] as const;
+export type TransferState = (typeof transferStates)[number];
+
+export const failureReasons = ["insufficient_funds", "limit_exceeded", "provider_rejected", "not_sent"] as const;
+export type FailureReason = (typeof failureReasons)[number];
+
+const allowed: Record<TransferState, readonly TransferState[]> = {
+  // The hold either succeeds or the transfer ends before anything reaches the provider.
+  started: ["funds_reserved", "compensated"],
+  // Sent: accepted or unknown both mean submitted; only a definitive rejection compensates.
+  funds_reserved: ["submitted", "compensating"],
+  submitted: ["completed", "compensating", "needs_review"],
+  compensating: ["compensated"],
+  // Only an operator leaves needs_review.
+  needs_review: ["completed", "compensated"],
+  completed: [],
+  compensated: [],
+};
+
+export function canTransition(from: TransferState, to: TransferState): boolean {
+  return allowed[from].includes(to);
+}
+
+/** An impossible transition is a bug, never a business outcome: fail loudly. */
+export function assertTransition(from: TransferState, to: TransferState): void {
+  if (!canTransition(from, to)) throw new Error(`saga invariant violated: ${from} -> ${to} is not a transition`);
+}
+
+/** A path of states walked in one step, each hop allowed (e.g. compensating then compensated). */
+export function assertPath(from: TransferState, path: readonly TransferState[]): void {
+  let current = from;
+  for (const next of path) {
+    assertTransition(current, next);
+    current = next;
+  }
+}
+
+export function isTerminal(state: TransferState): boolean {
+  return allowed[state].length === 0;
+}
+
+/** States the saga advances by itself (needs_review waits for a person). */
+export function isInFlight(state: TransferState): boolean {
+  return state === "started" || state === "funds_reserved" || state === "submitted" || state === "compensating";
+}

@@ -1,0 +1,220 @@
+// The saga's pure core: transition(saga, event, nowMs) -> { state, commands }. No I/O, no clock
+// reads; the Durable Object loads, calls this, runs the commands and persists the change.
+// The mission's rules live here: unknown is never failure; before the send, compensate; after
+// it, check until sure; only a definitive provider answer (or not_found after the grace
+// window) compensates; the deadline sends an inconclusive saga to needs_review, hold kept.
+import type { SendOutcome, StatusOutcome } from "../provider/port.ts";
+import { type FailureReason, isTerminal, type TransferState } from "./states.ts";
+import { checkDelayMs, type SagaTimings } from "./timings.ts";
+
+export interface SagaView {
+  state: TransferState;
+  deadlineAtMs: number;
+  /** Inconclusive status checks so far: drives the backoff. */
+  checksMade: number;
+  /** When the order was last sent; the not-found grace window runs from here. */
+  lastSentAtMs: number | null;
+}
+
+export type SagaEvent =
+  | { type: "hold_answered"; result: "held" | "insufficient_funds" }
+  | { type: "due" }
+  | { type: "send_answered"; outcome: SendOutcome }
+  | { type: "status_answered"; outcome: StatusOutcome }
+  | { type: "operator_resolved"; outcome: "sent" | "not_sent"; note: string };
+
+export type Actor = "saga" | "provider" | "operator";
+
+/** What to write, in one conditional statement guarded by the state it was decided from. */
+export interface SagaChange {
+  /** States walked, in order; empty when only a check is recorded. */
+  path: TransferState[];
+  ledger: "settle" | "release" | null;
+  /** Null keeps what is stored (a retried compensation keeps its original reason). */
+  failureReason: FailureReason | null;
+  /** Null keeps what is stored. */
+  failureCode: string | null;
+  /** A provider end-to-end id learned now; null keeps what is stored. */
+  endToEndId: string | null;
+  checksMade: number;
+  nextCheckAtMs: number | null;
+  lastSentAtMs: number | null;
+  reason: string;
+  actor: Actor;
+}
+
+export type SagaCommand =
+  | { type: "send_to_provider" }
+  | { type: "check_provider_status" }
+  | { type: "persist"; change: SagaChange }
+  | { type: "schedule_check"; atMs: number };
+
+export interface Transition {
+  state: TransferState;
+  commands: SagaCommand[];
+}
+
+const nothing = (saga: SagaView): Transition => ({ state: saga.state, commands: [] });
+
+function change(saga: SagaView, patch: Partial<SagaChange> & Pick<SagaChange, "reason" | "actor">): SagaChange {
+  return {
+    path: [],
+    ledger: null,
+    failureReason: null,
+    failureCode: null,
+    endToEndId: null,
+    checksMade: saga.checksMade,
+    nextCheckAtMs: null,
+    lastSentAtMs: saga.lastSentAtMs,
+    ...patch,
+  };
+}
+
+function persisted(saga: SagaView, c: SagaChange): Transition {
+  const state = c.path.at(-1) ?? saga.state;
+  const commands: SagaCommand[] = [{ type: "persist", change: c }];
+  if (c.nextCheckAtMs !== null) commands.push({ type: "schedule_check", atMs: c.nextCheckAtMs });
+  return { state, commands };
+}
+
+function compensate(
+  saga: SagaView,
+  failureReason: FailureReason | null,
+  failureCode: string | null,
+  reason: string,
+  actor: Actor,
+): Transition {
+  const path: TransferState[] = saga.state === "compensating" ? ["compensated"] : ["compensating", "compensated"];
+  return persisted(saga, change(saga, { path, ledger: "release", failureReason, failureCode, reason, actor }));
+}
+
+/** Inconclusive answer: check again with backoff, or hand over to a person at the deadline. */
+function checkLater(saga: SagaView, nowMs: number, timings: SagaTimings, why: string): Transition {
+  if (nowMs >= saga.deadlineAtMs) {
+    return persisted(saga, change(saga, { path: ["needs_review"], reason: `deadline passed while ${why}; hold kept`, actor: "saga" }));
+  }
+  // The first check came `first` after the send (n = 0); after n inconclusive checks the next
+  // waits min(first * 2^n, max).
+  const nextCheckAtMs = Math.min(nowMs + checkDelayMs(saga.checksMade + 1, timings), saga.deadlineAtMs);
+  return persisted(saga, change(saga, { checksMade: saga.checksMade + 1, nextCheckAtMs, reason: why, actor: "saga" }));
+}
+
+function onSendAnswered(saga: SagaView, outcome: SendOutcome, nowMs: number, timings: SagaTimings): Transition {
+  const firstCheckAtMs = Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs);
+  const sent = { lastSentAtMs: nowMs, checksMade: 0 };
+  switch (outcome.kind) {
+    case "accepted":
+      if (outcome.status === "confirmed") {
+        return persisted(
+          saga,
+          change(saga, {
+            ...sent,
+            path: ["submitted", "completed"],
+            ledger: "settle",
+            endToEndId: outcome.endToEndId,
+            reason: "provider confirmed on send",
+            actor: "provider",
+          }),
+        );
+      }
+      return persisted(
+        saga,
+        change(saga, {
+          ...sent,
+          path: ["submitted"],
+          endToEndId: outcome.endToEndId,
+          nextCheckAtMs: firstCheckAtMs,
+          reason: "provider accepted the order",
+          actor: "provider",
+        }),
+      );
+    case "rejected":
+      return compensate(saga, "provider_rejected", outcome.code, `provider rejected the order: ${outcome.code}`, "provider");
+    case "unknown":
+      // A timeout, reset or 5xx may have paid: never a failure, ask the provider later.
+      return persisted(
+        saga,
+        change(saga, {
+          ...sent,
+          path: ["submitted"],
+          nextCheckAtMs: firstCheckAtMs,
+          reason: `send outcome unknown (${outcome.why}); will check`,
+          actor: "saga",
+        }),
+      );
+  }
+}
+
+function onStatusAnswered(saga: SagaView, outcome: StatusOutcome, nowMs: number, timings: SagaTimings): Transition {
+  switch (outcome.kind) {
+    case "confirmed":
+      return persisted(
+        saga,
+        change(saga, {
+          path: ["completed"],
+          ledger: "settle",
+          endToEndId: outcome.endToEndId,
+          reason: "provider confirmed",
+          actor: "provider",
+        }),
+      );
+    case "rejected":
+      return compensate(saga, "provider_rejected", outcome.code, `provider rejected the payment: ${outcome.code}`, "provider");
+    case "not_found": {
+      const graceEndsAtMs = (saga.lastSentAtMs ?? 0) + timings.notFoundGraceMs;
+      if (saga.lastSentAtMs !== null && nowMs >= graceEndsAtMs) {
+        return compensate(saga, "not_sent", null, "provider has no such payment after the grace window", "provider");
+      }
+      return checkLater(saga, nowMs, timings, "provider does not know the payment yet (within the grace window)");
+    }
+    case "processing":
+      return checkLater(saga, nowMs, timings, "provider still processing");
+    case "unknown":
+      return checkLater(saga, nowMs, timings, `status unknown (${outcome.why})`);
+  }
+}
+
+export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timings: SagaTimings): Transition {
+  if (isTerminal(saga.state)) return nothing(saga);
+  switch (event.type) {
+    case "hold_answered":
+      if (saga.state !== "started") return nothing(saga);
+      if (event.result === "held") {
+        return persisted(saga, change(saga, { path: ["funds_reserved"], nextCheckAtMs: nowMs, reason: "funds held", actor: "saga" }));
+      }
+      return persisted(
+        saga,
+        change(saga, { path: ["compensated"], failureReason: "insufficient_funds", reason: "insufficient funds", actor: "saga" }),
+      );
+    case "due":
+      if (saga.state === "funds_reserved") return { state: saga.state, commands: [{ type: "send_to_provider" }] };
+      if (saga.state === "submitted") return { state: saga.state, commands: [{ type: "check_provider_status" }] };
+      // A compensation that did not finish is retried until it does: it is local and idempotent.
+      // The failure reason recorded when compensation began is kept (null keeps it).
+      if (saga.state === "compensating") return compensate(saga, null, null, "retrying compensation", "saga");
+      return nothing(saga);
+    case "send_answered":
+      // Only the send from funds_reserved counts; a late duplicate answer changes nothing.
+      return saga.state === "funds_reserved" ? onSendAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
+    case "status_answered":
+      return saga.state === "submitted" ? onStatusAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
+    case "operator_resolved":
+      if (saga.state !== "needs_review") return nothing(saga);
+      if (event.outcome === "sent") {
+        return persisted(
+          saga,
+          change(saga, { path: ["completed"], ledger: "settle", reason: `operator: ${event.note}`, actor: "operator" }),
+        );
+      }
+      return persisted(
+        saga,
+        change(saga, {
+          path: ["compensated"],
+          ledger: "release",
+          failureReason: "not_sent",
+          reason: `operator: ${event.note}`,
+          actor: "operator",
+        }),
+      );
+  }
+}
