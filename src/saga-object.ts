@@ -1,12 +1,145 @@
-// TransferSaga: one Durable Object per transfer (filled in by the saga issue).
+// TransferSaga: one Durable Object per transfer, a thin shell around the pure saga. It keeps a
+// cached copy of its saga record (Postgres is the system of record, and every write there is
+// guarded by the expected state), serialises its steps, and uses its alarm for backoff checks,
+// deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
+import { withPool } from "./db/pool.ts";
+import type { Queryable } from "./db/queryable.ts";
+import { dbSettings } from "./db/settings.ts";
 import type { Env } from "./env.ts";
+import { providerFor } from "./provider/select.ts";
+import { readSagaTimings } from "./saga/timings.ts";
+import { transition } from "./saga/transition.ts";
+import { advance, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
+import { SerialQueue } from "./saga-runtime/mutex.ts";
+import type { SagaRecord } from "./transfers/saga-record.ts";
+import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
 
 export type PokeSource = "webhook" | "sweeper";
+/** The first response travels as JSON text: exactly the bytes a replay must repeat. */
+export type StartResult =
+  | { outcome: "created" | "replayed"; transferId: string; responseBody: string }
+  | { outcome: "key_reused"; transferId: string }
+  | { outcome: "account_not_found" };
+export type ResolveResult = { outcome: "resolved"; state: string } | { outcome: "not_in_review"; state: string } | { outcome: "not_found" };
+
+const sagaKey = "saga";
+const faultsKey = "consecutive_faults";
 
 export class TransferSaga extends DurableObject<Env> {
+  private readonly queue = new SerialQueue();
+
+  /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
+  async start(input: OpenTransferInput): Promise<StartResult> {
+    return this.queue.run<StartResult>(() =>
+      this.withDb(async (db) => {
+        const result = await openTransfer(db, input);
+        if (result.outcome === "replayed")
+          return { outcome: "replayed", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
+        if (result.outcome !== "created") return result;
+        await this.ctx.storage.put(sagaKey, result.saga);
+        // The send happens from the alarm, so a crash after this point still sends.
+        await this.arm(result.saga);
+        return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
+      }),
+    );
+  }
+
   /** Check the provider now (a webhook arrived, or the sweeper found the saga overdue). */
-  async poke(_source: PokeSource): Promise<{ state: string | null }> {
-    return { state: null };
+  async poke(source: PokeSource): Promise<{ state: string | null }> {
+    return this.queue.run(async () => {
+      const saga = await this.run(true);
+      this.log("poke", { source, state: saga?.state ?? null });
+      return { state: saga?.state ?? null };
+    });
+  }
+
+  override async alarm(): Promise<void> {
+    await this.queue.run(() => this.run(false));
+  }
+
+  /** The cached saga record (the database is the system of record). */
+  async get(): Promise<SagaRecord | null> {
+    return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
+  }
+
+  /** An operator's decision on a needs_review transfer: only from needs_review. */
+  async resolve(outcome: "sent" | "not_sent", note: string): Promise<ResolveResult> {
+    return this.queue.run(() =>
+      this.withDb(async (db) => {
+        const saga = await this.current(db);
+        if (!saga) return { outcome: "not_found" } as const;
+        const decided = transition(viewOf(saga), { type: "operator_resolved", outcome, note }, Date.now(), this.timings());
+        const write = decided.commands.find((c) => c.type === "persist");
+        if (!write) return { outcome: "not_in_review", state: saga.state } as const;
+        const applied = await applyChange(
+          db,
+          saga.id,
+          saga.state,
+          { ...write.change, sent: false, evidence: { operator_note: note } },
+          null,
+        );
+        if (applied.outcome === "not_found") return { outcome: "not_found" } as const;
+        await this.ctx.storage.put(sagaKey, applied.saga);
+        await this.arm(applied.saga);
+        if (applied.outcome === "state_mismatch") return { outcome: "not_in_review", state: applied.saga.state } as const;
+        return { outcome: "resolved", state: applied.saga.state } as const;
+      }),
+    );
+  }
+
+  /** Advances the saga; a fault never compensates, it re-arms the alarm with backoff. */
+  private async run(force: boolean): Promise<SagaRecord | null> {
+    try {
+      const saga = await this.withDb(async (db) => {
+        const current = await this.current(db);
+        if (!current) return null;
+        const ports: SagaPorts = { db, provider: providerFor(this.env), timings: this.timings(), nowMs: () => Date.now() };
+        const advanced = await advance(ports, current, force);
+        await this.ctx.storage.put(sagaKey, advanced);
+        return advanced;
+      });
+      await this.ctx.storage.delete(faultsKey);
+      if (saga) await this.arm(saga);
+      return saga;
+    } catch (error) {
+      const faults = ((await this.ctx.storage.get<number>(faultsKey)) ?? 0) + 1;
+      await this.ctx.storage.put(faultsKey, faults);
+      const delayMs = faultRetryDelayMs(faults);
+      await this.ctx.storage.setAlarm(Date.now() + delayMs);
+      this.log("step_fault", { faults, retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
+      return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
+    }
+  }
+
+  /** The cached record, or the database's when this object has none (e.g. a first poke). */
+  private async current(db: Queryable): Promise<SagaRecord | null> {
+    const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
+    if (cached) return cached;
+    const transferId = this.ctx.id.name;
+    if (!transferId || !/^[0-9a-f-]{36}$/.test(transferId)) return null;
+    const loaded = await loadSaga(db, transferId);
+    if (loaded) await this.ctx.storage.put(sagaKey, loaded);
+    return loaded;
+  }
+
+  private async arm(saga: SagaRecord): Promise<void> {
+    const wakeAtMs = nextWakeAtMs(saga, Date.now(), this.timings());
+    if (wakeAtMs === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(wakeAtMs);
+  }
+
+  private timings() {
+    return readSagaTimings(this.env);
+  }
+
+  /** One pool per burst of steps, ended before the object waits for its next alarm. */
+  private withDb<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    return withPool({ ...dbSettings(this.env), applicationName: "pix-saga" }, work);
+  }
+
+  private log(event: string, fields: Record<string, unknown>): void {
+    console.log(JSON.stringify({ event, transfer_id: this.ctx.id.name ?? null, ...fields }));
   }
 }

@@ -1,28 +1,48 @@
-// The Hono app: mounts route modules, the error handler and the cron entry.
+// The Hono app: mounts one route module per resource, the error handling, and the cron entry.
+// Data flows one way: request -> validation -> saga object -> ledger/provider -> response.
 import { Hono } from "hono";
-import { withPool } from "./db/pool.ts";
-import { dbSettings } from "./db/settings.ts";
 import type { Env } from "./env.ts";
+import type { AppEnv } from "./http/app-env.ts";
+import { clientAuth } from "./http/auth/client-auth.ts";
+import { opsAuth } from "./http/auth/ops-auth.ts";
+import { balanceRoutes } from "./http/balance.ts";
+import { limitBody } from "./http/body-limit.ts";
+import { healthRoutes } from "./http/health.ts";
+import { opsAccountRoutes } from "./http/ops/accounts.ts";
+import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
+import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
+import { installProblemHandlers, rejectWrongMethods } from "./http/problem.ts";
+import { requestId } from "./http/request-id.ts";
+import { transferRoutes } from "./http/transfers.ts";
 import { webhookRoutes } from "./http/webhooks.ts";
 import { sandboxRoutes } from "./provider/sandbox/routes.ts";
+import { sweep } from "./sweeper.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
 export { TransferSaga } from "./saga-object.ts";
 
-const app = new Hono<{ Bindings: Env }>();
+const app = new Hono<AppEnv>();
+installProblemHandlers(app);
+app.use(requestId());
+app.use(rejectWrongMethods(app));
+app.use(limitBody());
 
-app.get("/healthz", async (c) => {
-  try {
-    await withPool(dbSettings(c.env), (pool) => pool.query("SELECT 1"));
-    return c.json({ status: "ok" });
-  } catch {
-    return c.json({ status: "unavailable" }, 503);
-  }
-});
+app.use("/v1/*", clientAuth());
+app.use("/ops/*", opsAuth());
 
+app.route("/healthz", healthRoutes);
+app.route("/v1/transfers", transferRoutes);
+app.route("/v1/balance", balanceRoutes);
+app.route("/ops/accounts", opsAccountRoutes);
+app.route("/ops/transfers", opsTransferRoutes);
+app.route("/ops/reconciliation", opsReconciliationRoutes);
+app.route("/ops/sweep", opsSweepRoutes);
 app.route("/webhooks", webhookRoutes);
 app.route("/sandbox", sandboxRoutes);
 
 export default {
   fetch: app.fetch,
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(sweep(env));
+  },
 } satisfies ExportedHandler<Env>;

@@ -8,6 +8,8 @@ export interface DbSettings {
   wsProxy?: string | undefined;
   /** Connections this pool may open; a saga step needs one, load tests more. */
   maxConnections?: number;
+  /** Shown in pg_stat_activity: tells API, saga and test connections apart. */
+  applicationName?: string;
 }
 
 let configuredProxy: string | undefined;
@@ -24,7 +26,11 @@ function configureDriver(wsProxy: string | undefined): void {
 
 export function createPool(settings: DbSettings): Pool {
   configureDriver(settings.wsProxy);
-  const pool = new Pool({ connectionString: settings.databaseUrl, max: settings.maxConnections ?? 4 });
+  const pool = new Pool({
+    connectionString: settings.databaseUrl,
+    max: settings.maxConnections ?? 4,
+    application_name: settings.applicationName ?? "pix-cashout",
+  });
   // Without a listener, an idle connection the server drops is an uncaught exception.
   pool.on("error", (error: Error) => {
     // Ending the pool closes its sockets, which workerd reports as lost connections: expected.

@@ -5,7 +5,7 @@ import { createPool } from "../../src/db/pool.ts";
 import { dbSettings } from "../../src/db/settings.ts";
 
 export function testPool(maxConnections = 10): Pool {
-  return createPool({ ...dbSettings(env), maxConnections });
+  return createPool({ ...dbSettings(env), maxConnections, applicationName: "pix-test" });
 }
 
 /** Ids unique per test, so test files sharing one database never see each other's rows. */

@@ -1,0 +1,7 @@
+// The Hono context of every route: the Worker's bindings and what middleware sets.
+import type { Env } from "../env.ts";
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { requestId: string; accountId: string };
+}

@@ -1,0 +1,50 @@
+// Operator account routes (CONTRACT §5): create an account, credit it.
+import { Hono } from "hono";
+import { z } from "zod";
+import * as ledger from "../../ledger/ledger.ts";
+import type { AppEnv } from "../app-env.ts";
+import { balanceJson } from "../balance.ts";
+import { withRequestDb } from "../db.ts";
+import { problem } from "../problem.ts";
+import { jsonBody, validationProblem } from "../validation.ts";
+
+export const accountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+export const creditKeyLengthMax = 255;
+
+const creditBody = z.strictObject({
+  amount_cents: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  idempotency_key: z.string().min(1).max(creditKeyLengthMax),
+});
+
+export const opsAccountRoutes = new Hono<AppEnv>();
+
+opsAccountRoutes.put("/:id", async (c) => {
+  const accountId = c.req.param("id");
+  if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
+  const { created, found } = await withRequestDb(c, async (db) => ({
+    created: await ledger.createAccount(db, accountId),
+    found: await ledger.balance(db, accountId),
+  }));
+  if (!found) throw new Error(`account ${accountId} missing right after creation`);
+  return c.json(balanceJson(found), created === "created" ? 201 : 200);
+});
+
+opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
+  const accountId = c.req.param("id");
+  if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
+  const body = c.req.valid("json");
+  const { result, found } = await withRequestDb(c, async (db) => ({
+    result: await ledger.credit(db, accountId, body.idempotency_key, body.amount_cents),
+    found: await ledger.balance(db, accountId),
+  }));
+  switch (result) {
+    case "account_not_found":
+      return problem(c, 404, { type: "not-found", detail: "No such account." });
+    case "exists_with_different_fields":
+      return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already credited another amount." });
+    case "already_credited":
+    case "credited":
+      if (!found) throw new Error(`account ${accountId} missing after a credit`);
+      return c.json(balanceJson(found), 200, result === "already_credited" ? { "Idempotent-Replayed": "true" } : {});
+  }
+});

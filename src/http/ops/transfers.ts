@@ -1,0 +1,59 @@
+// Operator transfer routes (CONTRACT §5): the queue, one transfer's story, resolve, sweep.
+import { Hono } from "hono";
+import { z } from "zod";
+import { transferStates } from "../../saga/states.ts";
+import { sweep } from "../../sweeper.ts";
+import { listTransfersForOps, transferStory } from "../../transfers/ops-reads.ts";
+import type { AppEnv } from "../app-env.ts";
+import { withRequestDb } from "../db.ts";
+import { problem } from "../problem.ts";
+import { jsonBody, queryParams } from "../validation.ts";
+import { accountIdPattern } from "./accounts.ts";
+
+export const resolveNoteLengthMax = 1_000;
+const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const listQuery = z.strictObject({
+  state: z.enum(transferStates).optional(),
+  account_id: z.string().regex(accountIdPattern).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(100),
+});
+
+const resolveBody = z.strictObject({
+  outcome: z.enum(["sent", "not_sent"]),
+  note: z.string().trim().min(1).max(resolveNoteLengthMax),
+});
+
+export const opsTransferRoutes = new Hono<AppEnv>();
+
+opsTransferRoutes.get("/", queryParams(listQuery), async (c) => {
+  const q = c.req.valid("query");
+  const data = await withRequestDb(c, (db) =>
+    listTransfersForOps(db, { state: q.state ?? null, accountId: q.account_id ?? null, limit: q.limit }),
+  );
+  return c.json({ data });
+});
+
+opsTransferRoutes.get("/:id", async (c) => {
+  const id = c.req.param("id");
+  const story = transferIdPattern.test(id) ? await withRequestDb(c, (db) => transferStory(db, id)) : null;
+  if (!story) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  return c.json(story);
+});
+
+opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody), async (c) => {
+  const id = c.req.param("id");
+  if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  const { outcome, note } = c.req.valid("json");
+  const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
+  if (result.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (result.outcome === "not_in_review") {
+    return problem(c, 409, { type: "conflict", detail: `Only a transfer in needs_review can be resolved; this one is ${result.state}.` });
+  }
+  const story = await withRequestDb(c, (db) => transferStory(db, id));
+  return c.json(story);
+});
+
+export const opsSweepRoutes = new Hono<AppEnv>();
+
+opsSweepRoutes.post("/", async (c) => c.json(await sweep(c.env)));

@@ -1,0 +1,90 @@
+// Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
+import { Hono } from "hono";
+import { z } from "zod";
+import { maxTransferCents } from "../config.ts";
+import { readSagaTimings } from "../saga/timings.ts";
+import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
+import type { AppEnv } from "./app-env.ts";
+import { withRequestDb } from "./db.ts";
+import { requestFingerprint } from "./fingerprint.ts";
+import { requireIdempotencyKey } from "./idempotency-key.ts";
+import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
+import { problem } from "./problem.ts";
+import { jsonBody, queryParams, validationProblem } from "./validation.ts";
+
+export const descriptionLengthMax = 140;
+export const listLimitMax = 100;
+
+export const createTransferBody = z.strictObject({
+  amount_cents: z.number().int().min(1),
+  pix_key: z.string().min(1).max(pixKeyInputLengthMax),
+  pix_key_type: z.enum(pixKeyTypes),
+  description: z.string().max(descriptionLengthMax).nullable().optional(),
+});
+
+const listQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(listLimitMax).default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const transferRoutes = new Hono<AppEnv>();
+
+transferRoutes.post("/", jsonBody(createTransferBody), async (c) => {
+  const accountId = c.get("accountId");
+  const idempotencyKey = requireIdempotencyKey(c);
+  const body = c.req.valid("json");
+  const amountMaxCents = maxTransferCents(c.env.MAX_TRANSFER_CENTS);
+  if (body.amount_cents > amountMaxCents) {
+    return validationProblem(c, [{ field: "amount_cents", message: `must be at most ${amountMaxCents}` }]);
+  }
+  const key = normalisePixKey(body.pix_key_type, body.pix_key);
+  if (!key.ok) return validationProblem(c, [{ field: "pix_key", message: key.message }]);
+  const description = body.description ?? null;
+  const fingerprint = await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, description]);
+
+  // A fresh id names the saga object; a replay finds the first transfer instead.
+  const candidateId = crypto.randomUUID();
+  const result = await c.env.TRANSFER_SAGA.getByName(candidateId).start({
+    id: candidateId,
+    accountId,
+    amountCents: body.amount_cents,
+    pixKey: key.key,
+    pixKeyType: body.pix_key_type,
+    description,
+    idempotencyKey,
+    requestFingerprint: fingerprint,
+    deadlineMs: readSagaTimings(c.env).deadlineMs,
+  });
+  switch (result.outcome) {
+    case "created":
+      return c.body(result.responseBody, 202, { "content-type": "application/json" });
+    case "replayed":
+      return c.body(result.responseBody, 202, { "content-type": "application/json", "Idempotent-Replayed": "true" });
+    case "key_reused":
+      return problem(c, 422, { type: "idempotency-key-reused", detail: "This Idempotency-Key was used with a different request body." });
+    case "account_not_found":
+      return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+  }
+});
+
+transferRoutes.get("/", queryParams(listQuery), async (c) => {
+  const { limit, cursor } = c.req.valid("query");
+  const page = await withRequestDb(c, (db) => listTransfersForAccount(db, c.get("accountId"), limit, cursor ?? null));
+  if (page.outcome === "account_not_found")
+    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+  if (page.outcome === "bad_cursor") return validationProblem(c, [{ field: "cursor", message: "not a cursor from this API" }]);
+  return c.json({ data: page.data, next_cursor: page.nextCursor });
+});
+
+transferRoutes.get("/:id", async (c) => {
+  const id = c.req.param("id");
+  const notFound = () => problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (!transferIdPattern.test(id)) return notFound();
+  const found = await withRequestDb(c, (db) => transferForAccount(db, id, c.get("accountId")));
+  if (found.outcome === "account_not_found")
+    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+  if (found.outcome === "not_found") return notFound();
+  return c.json(found.transfer);
+});

@@ -1,0 +1,104 @@
+// Runs the pure saga against its ports: decide, call the provider, persist the decided change
+// guarded by the state it was decided from. Step protocol: the intent is the persisted state
+// itself (funds_reserved means "send"), the provider call is idempotent by transfer id, and
+// the result is persisted after; a crash between any two repeats the step safely.
+import type { Queryable } from "../db/queryable.ts";
+import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
+import { isInFlight } from "../saga/states.ts";
+import type { SagaTimings } from "../saga/timings.ts";
+import { type SagaChange, type SagaEvent, type SagaView, transition } from "../saga/transition.ts";
+import type { SagaRecord } from "../transfers/saga-record.ts";
+import { applyChange, type ProviderCallRecord } from "../transfers/store.ts";
+
+export interface SagaPorts {
+  db: Queryable;
+  provider: PixProvider;
+  timings: SagaTimings;
+  nowMs: () => number;
+}
+
+/** Bound on steps in one run: a healthy saga needs at most two (send, then settle/compensate). */
+export const stepsPerRunMax = 4;
+
+export function viewOf(saga: SagaRecord): SagaView {
+  return { state: saga.state, deadlineAtMs: saga.deadlineAtMs, checksMade: saga.checksMade, lastSentAtMs: saga.lastSentAtMs };
+}
+
+export function orderOf(saga: SagaRecord): PixOrder {
+  return {
+    idempotencyKey: saga.id,
+    amountCents: saga.amountCents,
+    pixKey: saga.pixKey,
+    pixKeyType: saga.pixKeyType,
+    description: saga.description,
+  };
+}
+
+function callRecord(kind: "send" | "status", outcome: SendOutcome | StatusOutcome): ProviderCallRecord {
+  const evidence: ProviderEvidence = outcome.evidence;
+  const label =
+    outcome.kind === "rejected" ? `rejected:${outcome.code}` : outcome.kind === "unknown" ? `unknown:${outcome.why}` : outcome.kind;
+  return {
+    kind,
+    outcome: label,
+    httpStatus: evidence.httpStatus,
+    detail: { body: evidence.body, error: evidence.error },
+    durationMs: evidence.durationMs,
+  };
+}
+
+/** Persists a decided change; a state mismatch means another step got there first: adopt it. */
+async function persist(ports: SagaPorts, saga: SagaRecord, change: SagaChange, call: ProviderCallRecord | null): Promise<SagaRecord> {
+  const evidence = call ? { provider_call: call.kind, outcome: call.outcome, http_status: call.httpStatus } : null;
+  const result = await applyChange(ports.db, saga.id, saga.state, { ...change, sent: call?.kind === "send", evidence }, call);
+  if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
+  return result.saga;
+}
+
+/** One decision and its effects. Returns the saga as persisted afterwards. */
+async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
+  const decided = transition(viewOf(saga), { type: "due" }, ports.nowMs(), ports.timings);
+  const command = decided.commands[0];
+  if (!command) return saga;
+  if (command.type === "persist") return persist(ports, saga, command.change, null);
+  let event: SagaEvent;
+  let call: ProviderCallRecord;
+  if (command.type === "send_to_provider") {
+    const outcome = await ports.provider.send(orderOf(saga));
+    event = { type: "send_answered", outcome };
+    call = callRecord("send", outcome);
+  } else if (command.type === "check_provider_status") {
+    const outcome = await ports.provider.status(orderOf(saga));
+    event = { type: "status_answered", outcome };
+    call = callRecord("status", outcome);
+  } else {
+    return saga;
+  }
+  const answered = transition(viewOf(saga), event, ports.nowMs(), ports.timings);
+  const write = answered.commands.find((c) => c.type === "persist");
+  return write ? persist(ports, saga, write.change, call) : saga;
+}
+
+/**
+ * Advances while a step is due: always once when forced (a webhook or the sweeper asked for a
+ * check now), then while the persisted next check is already due (e.g. right after the hold).
+ */
+export async function advance(ports: SagaPorts, start: SagaRecord, force: boolean): Promise<SagaRecord> {
+  let saga = start;
+  for (let n = 0; n < stepsPerRunMax; n++) {
+    if (!isInFlight(saga.state)) return saga;
+    const due = (n === 0 && force) || saga.nextCheckAtMs === null || saga.nextCheckAtMs <= ports.nowMs();
+    if (!due) return saga;
+    const before = saga;
+    saga = await step(ports, saga);
+    // A recorded check that changed nothing but the schedule ends this run.
+    if (saga.state === before.state && saga.checksMade !== before.checksMade) return saga;
+  }
+  return saga;
+}
+
+/** When the object should wake next: the persisted next check, or never for settled sagas. */
+export function nextWakeAtMs(saga: SagaRecord, nowMs: number, timings: SagaTimings): number | null {
+  if (!isInFlight(saga.state)) return null;
+  return saga.nextCheckAtMs ?? nowMs + timings.firstCheckDelayMs;
+}

@@ -1,0 +1,24 @@
+// The stuck-saga sweeper: in-flight sagas whose next check is more than a minute overdue get
+// poked, in bounded batches. It catches what alarms let fall through (an object whose alarm
+// was lost, a saga created while its object was unreachable).
+import { withPool } from "./db/pool.ts";
+import { dbSettings } from "./db/settings.ts";
+import type { Env } from "./env.ts";
+import { overdueTransferIds } from "./transfers/store.ts";
+
+export const sweepOverdueMs = 60_000;
+export const sweepBatchMax = 100;
+/** Pokes in flight at once: each holds a provider call, so keep the burst modest. */
+export const sweepConcurrencyMax = 10;
+
+export async function sweep(env: Env): Promise<{ poked: number }> {
+  const ids = await withPool(dbSettings(env), (db) => overdueTransferIds(db, sweepOverdueMs, sweepBatchMax));
+  let poked = 0;
+  for (let i = 0; i < ids.length; i += sweepConcurrencyMax) {
+    const batch = ids.slice(i, i + sweepConcurrencyMax);
+    const results = await Promise.allSettled(batch.map((id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper")));
+    poked += results.filter((r) => r.status === "fulfilled").length;
+  }
+  console.log(JSON.stringify({ event: "sweep", overdue: ids.length, poked }));
+  return { poked };
+}

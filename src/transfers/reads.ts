@@ -1,0 +1,83 @@
+// Reads of the saga record for clients and operators; each is one round trip, and each tells
+// an unknown account apart (the API answers 403 for it).
+import type { Queryable } from "../db/queryable.ts";
+import type { TransferResource } from "./store.ts";
+
+export type TransferRead = { outcome: "found"; transfer: TransferResource } | { outcome: "not_found" } | { outcome: "account_not_found" };
+
+/** The caller's transfer; another account's transfer is indistinguishable from none. */
+export async function transferForAccount(db: Queryable, transferId: string, accountId: string): Promise<TransferRead> {
+  const { rows } = await db.query<{ account_exists: boolean; resource: TransferResource | null }>(
+    `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $2 AND kind = 'customer') AS account_exists,
+            (SELECT transfer_json(t.id) FROM transfers t WHERE t.id = $1 AND t.account_id = $2) AS resource`,
+    [transferId, accountId],
+  );
+  const row = rows[0];
+  if (!row?.account_exists) return { outcome: "account_not_found" };
+  return row.resource ? { outcome: "found", transfer: row.resource } : { outcome: "not_found" };
+}
+
+export type TransferPage =
+  | { outcome: "page"; data: TransferResource[]; nextCursor: string | null }
+  | { outcome: "account_not_found" }
+  | { outcome: "bad_cursor" };
+
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return btoa(JSON.stringify([cursor.createdAt, cursor.id]))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
+}
+
+function decodeCursor(raw: string): Cursor | null {
+  try {
+    const parsed: unknown = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/")));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [createdAt, id] = parsed;
+    if (typeof createdAt !== "string" || typeof id !== "string") return null;
+    if (Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) return null;
+    return { createdAt, id };
+  } catch {
+    return null;
+  }
+}
+
+/** Newest first; the cursor is the (created_at, id) of the last row, at full precision. */
+export async function listTransfersForAccount(
+  db: Queryable,
+  accountId: string,
+  limit: number,
+  rawCursor: string | null,
+): Promise<TransferPage> {
+  const cursor = rawCursor === null ? null : decodeCursor(rawCursor);
+  if (rawCursor !== null && cursor === null) return { outcome: "bad_cursor" };
+  const { rows } = await db.query<{
+    account_exists: boolean;
+    page: { resource: TransferResource; created_at: string; id: string }[] | null;
+  }>(
+    `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1 AND kind = 'customer') AS account_exists,
+            (SELECT jsonb_agg(jsonb_build_object('resource', transfer_json(p.id), 'created_at', p.created_at, 'id', p.id)
+                              ORDER BY p.created_at DESC, p.id DESC)
+               FROM (SELECT id, created_at FROM transfers
+                      WHERE account_id = $1
+                        AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
+                      ORDER BY created_at DESC, id DESC LIMIT $4) p) AS page`,
+    [accountId, cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1],
+  );
+  const row = rows[0];
+  if (!row?.account_exists) return { outcome: "account_not_found" };
+  const page = row.page ?? [];
+  const hasMore = page.length > limit;
+  const shown = page.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    outcome: "page",
+    data: shown.map((p) => p.resource),
+    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+  };
+}

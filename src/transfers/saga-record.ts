@@ -1,0 +1,42 @@
+// The saga object's view of its transfer row (transfer_saga_json in SQL), parsed strictly:
+// the row comes from our own database, but a malformed one must stop the saga, not steer it.
+import { z } from "zod";
+import { transferStates } from "../saga/states.ts";
+
+const pixKeyTypes = ["cpf", "cnpj", "email", "phone", "evp"] as const;
+
+export const sagaRecordSchema = z
+  .object({
+    id: z.string().uuid(),
+    account_id: z.string(),
+    amount_cents: z.number().int().positive(),
+    pix_key: z.string(),
+    pix_key_type: z.enum(pixKeyTypes),
+    description: z.string().nullable(),
+    state: z.enum(transferStates),
+    end_to_end_id: z.string().nullable(),
+    checks_made: z.number().int().nonnegative(),
+    send_attempts: z.number().int().nonnegative(),
+    last_sent_at_ms: z.number().int().nullable(),
+    next_check_at_ms: z.number().int().nullable(),
+    deadline_at_ms: z.number().int(),
+    created_at_ms: z.number().int(),
+  })
+  .transform((r) => ({
+    id: r.id,
+    accountId: r.account_id,
+    amountCents: r.amount_cents,
+    pixKey: r.pix_key,
+    pixKeyType: r.pix_key_type,
+    description: r.description,
+    state: r.state,
+    endToEndId: r.end_to_end_id,
+    checksMade: r.checks_made,
+    sendAttempts: r.send_attempts,
+    lastSentAtMs: r.last_sent_at_ms,
+    nextCheckAtMs: r.next_check_at_ms,
+    deadlineAtMs: r.deadline_at_ms,
+    createdAtMs: r.created_at_ms,
+  }));
+
+export type SagaRecord = z.output<typeof sagaRecordSchema>;

@@ -1,0 +1,139 @@
+// The saga record's operations: each is one SQL function call (one round trip).
+import type { Queryable } from "../db/queryable.ts";
+import type { JsonObject } from "../json.ts";
+import type { PixKeyType } from "../provider/port.ts";
+import type { SagaChange } from "../saga/transition.ts";
+import { type SagaRecord, sagaRecordSchema } from "./saga-record.ts";
+
+export interface OpenTransferInput {
+  id: string;
+  accountId: string;
+  amountCents: number;
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  description: string | null;
+  idempotencyKey: string;
+  requestFingerprint: string;
+  deadlineMs: number;
+}
+
+/** The client resource exactly as CONTRACT §2 shows it, rendered by transfer_json(). */
+export type TransferResource = JsonObject & { id: string; state: string };
+
+export type OpenTransferResult =
+  | { outcome: "created"; transferId: string; response: TransferResource; saga: SagaRecord }
+  | { outcome: "replayed"; transferId: string; response: TransferResource }
+  | { outcome: "key_reused"; transferId: string }
+  | { outcome: "account_not_found" };
+
+export type ApplyResult =
+  | { outcome: "applied"; saga: SagaRecord }
+  | { outcome: "state_mismatch"; saga: SagaRecord }
+  | { outcome: "not_found" };
+
+/** A provider call kept as evidence with the change it justified. */
+export interface ProviderCallRecord {
+  kind: "send" | "status";
+  outcome: string;
+  httpStatus: number | null;
+  detail: unknown;
+  durationMs: number;
+}
+
+async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<Record<string, unknown>> {
+  const { rows } = await db.query<{ result: Record<string, unknown> }>(sql, values);
+  const result = rows[0]?.result;
+  if (!result) throw new Error("transfer function returned nothing");
+  return result;
+}
+
+export async function openTransfer(db: Queryable, input: OpenTransferInput): Promise<OpenTransferResult> {
+  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9) AS result", [
+    input.id,
+    input.accountId,
+    input.amountCents,
+    input.pixKey,
+    input.pixKeyType,
+    input.description,
+    input.idempotencyKey,
+    input.requestFingerprint,
+    input.deadlineMs,
+  ]);
+  switch (r.outcome) {
+    case "created":
+      return {
+        outcome: "created",
+        transferId: String(r.transfer_id),
+        response: r.response as TransferResource,
+        saga: sagaRecordSchema.parse(r.saga),
+      };
+    case "replayed":
+      return { outcome: "replayed", transferId: String(r.transfer_id), response: r.response as TransferResource };
+    case "key_reused":
+      return { outcome: "key_reused", transferId: String(r.transfer_id) };
+    case "account_not_found":
+      return { outcome: "account_not_found" };
+    default:
+      throw new Error(`transfer_open answered an unknown outcome: ${String(r.outcome)}`);
+  }
+}
+
+export async function applyChange(
+  db: Queryable,
+  transferId: string,
+  expectedState: string,
+  change: SagaChange & { sent: boolean; evidence: unknown },
+  call: ProviderCallRecord | null,
+): Promise<ApplyResult> {
+  const changeJson = {
+    path: change.path,
+    ledger: change.ledger,
+    failure_reason: change.failureReason,
+    failure_code: change.failureCode,
+    end_to_end_id: change.endToEndId,
+    checks_made: change.checksMade,
+    next_check_at_ms: change.nextCheckAtMs,
+    last_sent_at_ms: change.lastSentAtMs,
+    sent: change.sent,
+    reason: change.reason,
+    actor: change.actor,
+    evidence: change.evidence ?? null,
+  };
+  const callJsonValue = call
+    ? {
+        kind: call.kind,
+        outcome: call.outcome,
+        http_status: call.httpStatus,
+        detail: call.detail ?? null,
+        duration_ms: Math.round(call.durationMs),
+      }
+    : null;
+  const r = await callJson(db, "SELECT transfer_apply($1, $2, $3::jsonb, $4::jsonb) AS result", [
+    transferId,
+    expectedState,
+    JSON.stringify(changeJson),
+    callJsonValue === null ? null : JSON.stringify(callJsonValue),
+  ]);
+  if (r.outcome === "not_found") return { outcome: "not_found" };
+  const saga = sagaRecordSchema.parse(r.saga);
+  if (r.outcome === "applied") return { outcome: "applied", saga };
+  if (r.outcome === "state_mismatch") return { outcome: "state_mismatch", saga };
+  throw new Error(`transfer_apply answered an unknown outcome: ${String(r.outcome)}`);
+}
+
+export async function loadSaga(db: Queryable, transferId: string): Promise<SagaRecord | null> {
+  const { rows } = await db.query<{ saga: unknown }>("SELECT transfer_saga_json(t) AS saga FROM transfers t WHERE t.id = $1", [transferId]);
+  return rows[0] ? sagaRecordSchema.parse(rows[0].saga) : null;
+}
+
+/** In-flight sagas whose next check is overdue by more than `overdueMs`, oldest first. */
+export async function overdueTransferIds(db: Queryable, overdueMs: number, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM transfers
+      WHERE state IN ('started', 'funds_reserved', 'submitted', 'compensating')
+        AND next_check_at < now() - $1 * interval '1 millisecond'
+      ORDER BY next_check_at LIMIT $2`,
+    [overdueMs, limit],
+  );
+  return rows.map((r) => r.id);
+}

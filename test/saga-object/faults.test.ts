@@ -1,0 +1,75 @@
+// Faults are not outcomes: a database that drops the saga's connections mid-step is retried,
+// never compensated for, and loses nothing.
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, createTransfer, fundedAccount, getBalance, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { ledgerFootprint } from "../support/saga.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(3);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+/** Kills every saga-object connection, again and again, for `durationMs`. Returns kills made. */
+async function killSagaConnections(durationMs: number, everyMs: number): Promise<number> {
+  let kills = 0;
+  const stopAtMs = Date.now() + durationMs;
+  while (Date.now() < stopAtMs) {
+    const { rows } = await pool.query<{ killed: boolean }>(
+      "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = 'pix-saga' AND pid <> pg_backend_pid()",
+    );
+    kills += rows.filter((r) => r.killed).length;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  return kills;
+}
+
+/** A client that retries a failed create with the same Idempotency-Key, as apps must. */
+async function createWithRetries(accountId: string, amountCents: number): Promise<TransferJson> {
+  const idempotencyKey = crypto.randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    const response = await createTransfer(
+      accountId,
+      { amount_cents: amountCents, pix_key: "100.000.001-08", pix_key_type: "cpf" },
+      idempotencyKey,
+    );
+    if (response.status === 202) return response.json<TransferJson>();
+    if (attempt >= 10 || response.status < 500) throw new Error(`create answered ${response.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
+}
+
+describe("database connections killed mid-step", () => {
+  it("retries every saga to completion: none compensated, balances exact", async () => {
+    const transfersPerAccount = 4;
+    const amountCents = 700;
+    const accountIds = await Promise.all(Array.from({ length: 5 }, () => fundedAccount(10_000)));
+    const killing = killSagaConnections(2_500, 25);
+    const created = await Promise.all(
+      accountIds.flatMap((accountId) => Array.from({ length: transfersPerAccount }, () => createWithRetries(accountId, amountCents))),
+    );
+    const kills = await killing;
+    expect(kills).toBeGreaterThan(0);
+
+    const owners = accountIds.flatMap((accountId) => Array<string>(transfersPerAccount).fill(accountId));
+    const finals = await Promise.all(created.map((t, i) => waitForFinalState(owners[i] as string, t.id, 30_000)));
+    expect(finals.map((t) => t.state)).toEqual(Array(finals.length).fill("completed"));
+    for (const t of finals) {
+      expect(await ledgerFootprint(pool, t.id)).toMatchObject({ holdStatus: "settled", settleTransactions: 1, entries: 2 });
+    }
+    for (const accountId of accountIds) {
+      expect(await getBalance(accountId)).toEqual({
+        account_id: accountId,
+        balance_cents: 10_000 - transfersPerAccount * amountCents,
+        held_cents: 0,
+        available_cents: 10_000 - transfersPerAccount * amountCents,
+      });
+    }
+    const report = await (await call("/ops/reconciliation", { headers: opsHeaders() })).json<{ ok: boolean }>();
+    expect(report.ok).toBe(true);
+  });
+});

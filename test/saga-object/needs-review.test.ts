@@ -1,0 +1,67 @@
+// The deadline hands an inconclusive transfer to a person with the hold kept; an operator's
+// resolution settles or releases it exactly once, with the note in the history.
+import { describe, expect, it } from "vitest";
+import { call, createTransfer, fundedAccount, getBalance, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+
+const amountCents = 3_000;
+
+async function transferInReview(): Promise<{ accountId: string; id: string }> {
+  const accountId = await fundedAccount(10_000);
+  const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "processing@sandbox.test", pix_key_type: "email" });
+  const { id } = await created.json<TransferJson>();
+  const final = await waitForFinalState(accountId, id);
+  expect(final.state).toBe("needs_review");
+  expect(await getBalance(accountId)).toMatchObject({
+    balance_cents: 10_000,
+    held_cents: amountCents,
+    available_cents: 10_000 - amountCents,
+  });
+  return { accountId, id };
+}
+
+function resolve(id: string, body: unknown): Promise<Response> {
+  return call(`/ops/transfers/${id}/resolve`, { method: "POST", headers: opsHeaders(), body: JSON.stringify(body) });
+}
+
+type Story = TransferJson & { history: { state: string; reason: string | null; actor: string }[]; hold: { status: string } };
+
+describe("needs_review and the operator's resolution", () => {
+  it("settles once on `sent`, with the note in the history; a second resolve is 409", async () => {
+    const { accountId, id } = await transferInReview();
+    const resolved = await resolve(id, { outcome: "sent", note: "PSP statement shows E2E paid" });
+    expect(resolved.status).toBe(200);
+    const story = await resolved.json<Story>();
+    expect(story.state).toBe("completed");
+    expect(story.hold.status).toBe("settled");
+    expect(story.history.at(-1)).toMatchObject({ state: "completed", actor: "operator", reason: "operator: PSP statement shows E2E paid" });
+    expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
+
+    const again = await resolve(id, { outcome: "not_sent", note: "changed my mind" });
+    expect(again.status).toBe(409);
+    expect(again.headers.get("content-type")).toContain("application/problem+json");
+    expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
+  });
+
+  it("releases once on `not_sent`, restoring the balance", async () => {
+    const { accountId, id } = await transferInReview();
+    const resolved = await resolve(id, { outcome: "not_sent", note: "PSP confirms nothing left" });
+    expect(resolved.status).toBe(200);
+    const story = await resolved.json<Story>();
+    expect(story).toMatchObject({ state: "compensated", failure_reason: "not_sent" });
+    expect(story.hold.status).toBe("released");
+    expect(await getBalance(accountId)).toEqual({ account_id: accountId, balance_cents: 10_000, held_cents: 0, available_cents: 10_000 });
+  });
+
+  it("refuses resolve without a note, with an unknown outcome, or outside needs_review", async () => {
+    const accountId = await fundedAccount(10_000);
+    const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "100.000.001-08", pix_key_type: "cpf" });
+    const { id } = await created.json<TransferJson>();
+    expect((await resolve(id, { outcome: "sent" })).status).toBe(400);
+    expect((await resolve(id, { outcome: "sent", note: "   " })).status).toBe(400);
+    expect((await resolve(id, { outcome: "maybe", note: "x" })).status).toBe(400);
+    await waitForFinalState(accountId, id);
+    expect((await resolve(id, { outcome: "not_sent", note: "x" })).status).toBe(409);
+    expect((await resolve(crypto.randomUUID(), { outcome: "sent", note: "x" })).status).toBe(404);
+    expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
+  });
+});

@@ -1,0 +1,91 @@
+// Database round trips per saga path, counted on the driver: the budget is one per step and
+// at most three on the happy path (CONTRACT §4 paths through the saga runner).
+import { env } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Queryable } from "../../src/db/queryable.ts";
+import { providerFor } from "../../src/provider/select.ts";
+import { readSagaTimings } from "../../src/saga/timings.ts";
+import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
+import type { SagaRecord } from "../../src/transfers/saga-record.ts";
+import { openTransfer } from "../../src/transfers/store.ts";
+import { fundedAccount } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(3);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+function counting(db: Queryable): Queryable & { count: number } {
+  const counter = {
+    count: 0,
+    query<Row extends Record<string, unknown>>(text: string, values?: unknown[]) {
+      counter.count++;
+      return db.query<Row>(text, values);
+    },
+  };
+  return counter;
+}
+
+async function open(db: Queryable, accountId: string, amountCents: number, pixKey: string): Promise<SagaRecord | null> {
+  const opened = await openTransfer(db, {
+    id: crypto.randomUUID(),
+    accountId,
+    amountCents,
+    pixKey,
+    pixKeyType: "email",
+    description: null,
+    idempotencyKey: crypto.randomUUID(),
+    requestFingerprint: "fp",
+    deadlineMs: 60_000,
+  });
+  return opened.outcome === "created" && opened.saga.state === "funds_reserved" ? opened.saga : null;
+}
+
+function ports(db: Queryable): SagaPorts {
+  return { db, provider: providerFor(env), timings: readSagaTimings(env), nowMs: () => Date.now() };
+}
+
+describe("round trips per saga path", () => {
+  it("happy path: 3 (open with hold, submitted, settled)", async () => {
+    const db = counting(pool);
+    const saga = await open(db, await fundedAccount(10_000), 100, "silent@sandbox.test");
+    if (!saga) throw new Error("not reserved");
+    const submitted = await advance(ports(db), saga, false);
+    expect(submitted.state).toBe("submitted");
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the sandbox confirms after SANDBOX_CONFIRM_MS
+    const completed = await advance(ports(db), submitted, true);
+    expect(completed.state).toBe("completed");
+    expect(db.count).toBe(3);
+  });
+
+  it("rejected by the provider: 2 (open with hold, compensated with release)", async () => {
+    const db = counting(pool);
+    const saga = await open(db, await fundedAccount(10_000), 100, "reject@sandbox.test");
+    if (!saga) throw new Error("not reserved");
+    const done = await advance(ports(db), saga, false);
+    expect(done.state).toBe("compensated");
+    expect(db.count).toBe(2);
+  });
+
+  it("insufficient funds: 1", async () => {
+    const db = counting(pool);
+    const saga = await open(db, await fundedAccount(50), 100, "silent@sandbox.test");
+    expect(saga).toBeNull();
+    expect(db.count).toBe(1);
+  });
+
+  it("a duplicate trigger on a finished saga: 0, nothing written", async () => {
+    const db = counting(pool);
+    const saga = await open(db, await fundedAccount(10_000), 100, "reject@sandbox.test");
+    if (!saga) throw new Error("not reserved");
+    const done = await advance(ports(db), saga, false);
+    const before = db.count;
+    expect(await advance(ports(db), done, true)).toEqual(done);
+    expect(db.count - before).toBe(0);
+  });
+});

@@ -1,0 +1,164 @@
+// Crashes at each step boundary, duplicate alarms and a webhook racing an alarm: each transfer
+// still ends once, with one payment at the provider and one hold resolved once.
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providerFor } from "../../src/provider/select.ts";
+import { readSagaTimings } from "../../src/saga/timings.ts";
+import type { TransferSaga } from "../../src/saga-object.ts";
+import { orderOf } from "../../src/saga-runtime/advance.ts";
+import type { SagaRecord } from "../../src/transfers/saga-record.ts";
+import { applyChange, loadSaga, openTransfer } from "../../src/transfers/store.ts";
+import {
+  call,
+  createTransfer,
+  fundedAccount,
+  getBalance,
+  opsHeaders,
+  sandboxPayment,
+  signedWebhook,
+  type TransferJson,
+  waitForFinalState,
+} from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { ledgerFootprint } from "../support/saga.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(5);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+const amountCents = 1_500;
+const stub = (id: string): DurableObjectStub<TransferSaga> => env.TRANSFER_SAGA.getByName(id);
+
+/** What the saga object does in start(), up to the hold's commit: then it "crashes". */
+async function openWithoutObject(accountId: string, pixKey = "100.000.001-08", pixKeyType: "cpf" | "email" = "cpf"): Promise<SagaRecord> {
+  const id = crypto.randomUUID();
+  const opened = await openTransfer(pool, {
+    id,
+    accountId,
+    amountCents,
+    pixKey,
+    pixKeyType,
+    description: null,
+    idempotencyKey: crypto.randomUUID(),
+    requestFingerprint: "test",
+    deadlineMs: readSagaTimings(env).deadlineMs,
+  });
+  if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
+  return opened.saga;
+}
+
+async function expectPaidOnce(accountId: string, transferId: string, startCents: number): Promise<void> {
+  const final = await waitForFinalState(accountId, transferId);
+  expect(final.state).toBe("completed");
+  expect(await ledgerFootprint(pool, transferId)).toMatchObject({ holdStatus: "settled", settleTransactions: 1, entries: 2 });
+  expect(final.history.filter((h) => h.state === "completed")).toHaveLength(1);
+  expect((await sandboxPayment(transferId))?.made).toBe(true);
+  expect(await getBalance(accountId)).toMatchObject({ balance_cents: startCents - amountCents, held_cents: 0 });
+}
+
+describe("a crash at a step boundary repeats the step safely", () => {
+  it("after the hold commits (no object state, no alarm): the sweeper finds it and sends once", async () => {
+    const accountId = await fundedAccount(10_000);
+    const saga = await openWithoutObject(accountId);
+    expect(saga.state).toBe("funds_reserved");
+    // Let a minute pass for the sweeper's purposes.
+    await pool.query("UPDATE transfers SET next_check_at = now() - interval '2 minutes' WHERE id = $1", [saga.id]);
+    const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
+    expect(swept.status).toBe(200);
+    expect((await swept.json<{ poked: number }>()).poked).toBeGreaterThanOrEqual(1);
+    await expectPaidOnce(accountId, saga.id, 10_000);
+    expect((await sandboxPayment(saga.id))?.send_calls).toBe(1);
+  });
+
+  it("after the provider accepted but before it was recorded: the resend is idempotent", async () => {
+    const accountId = await fundedAccount(10_000);
+    const saga = await openWithoutObject(accountId);
+    const answer = await providerFor(env).send(orderOf(saga));
+    expect(answer.kind).toBe("accepted");
+    expect((await loadSaga(pool, saga.id))?.state).toBe("funds_reserved");
+
+    await stub(saga.id).poke("sweeper");
+    await expectPaidOnce(accountId, saga.id, 10_000);
+    const payment = await sandboxPayment(saga.id);
+    expect(payment?.send_calls).toBe(2);
+  });
+
+  it("after settle, with the object's copy stale: the guarded write refuses a second settle", async () => {
+    const accountId = await fundedAccount(10_000);
+    const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "silent@sandbox.test", pix_key_type: "email" });
+    const { id } = await created.json<TransferJson>();
+    await expectPaidOnce(accountId, id, 10_000);
+
+    // Rewind the object's cached copy to `submitted`, as if it crashed before caching the settle.
+    await runInDurableObject(stub(id), async (_instance: TransferSaga, state) => {
+      const cached = await state.storage.get<SagaRecord>("saga");
+      if (!cached) throw new Error("no cached saga");
+      await state.storage.put("saga", { ...cached, state: "submitted" });
+    });
+    const poked = await stub(id).poke("webhook");
+    expect(poked.state).toBe("completed");
+    await expectPaidOnce(accountId, id, 10_000);
+  });
+});
+
+describe("duplicate and racing triggers", () => {
+  it("resolves once when alarms fire twice and the sweeper pokes at the same time", async () => {
+    const accountId = await fundedAccount(10_000);
+    const saga = await openWithoutObject(accountId);
+    const object = stub(saga.id);
+    await Promise.all([
+      object.poke("sweeper"),
+      runInDurableObject(object, (instance: TransferSaga) => instance.alarm()),
+      runInDurableObject(object, (instance: TransferSaga) => instance.alarm()),
+    ]);
+    await expectPaidOnce(accountId, saga.id, 10_000);
+    // Settled: the object keeps no alarm, so a further alarm run finds nothing to do.
+    expect(await runDurableObjectAlarm(object)).toBe(false);
+    expect((await sandboxPayment(saga.id))?.send_calls).toBe(1);
+  });
+
+  it("resolves once when a webhook races the alarm", async () => {
+    const accountId = await fundedAccount(10_000);
+    const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "silent@sandbox.test", pix_key_type: "email" });
+    const { id } = await created.json<TransferJson>();
+    const webhook = { type: "pix.payment.updated", data: { idempotency_key: id, end_to_end_id: "E0", status: "confirmed" } };
+    const answers = await Promise.all([
+      signedWebhook(webhook),
+      runInDurableObject(stub(id), (instance: TransferSaga) => instance.alarm()),
+      signedWebhook(webhook),
+    ]);
+    expect(answers[0]?.status).toBe(202);
+    expect(answers[2]?.status).toBe(202);
+    await expectPaidOnce(accountId, id, 10_000);
+  });
+
+  it("lets exactly one of two writes decided from the same state through", async () => {
+    const accountId = await fundedAccount(10_000);
+    const saga = await openWithoutObject(accountId);
+    const change = {
+      path: ["submitted" as const],
+      ledger: null,
+      failureReason: null,
+      failureCode: null,
+      endToEndId: null,
+      checksMade: 0,
+      nextCheckAtMs: Date.now() + 60_000,
+      lastSentAtMs: Date.now(),
+      reason: "test",
+      actor: "saga" as const,
+      sent: true,
+      evidence: null,
+    };
+    const results = await Promise.all([
+      applyChange(pool, saga.id, "funds_reserved", change, null),
+      applyChange(pool, saga.id, "funds_reserved", change, null),
+    ]);
+    expect(results.map((r) => r.outcome).sort()).toEqual(["applied", "state_mismatch"]);
+    expect((await ledgerFootprint(pool, saga.id)).history).toEqual(["started", "funds_reserved", "submitted"]);
+  });
+});

@@ -1,0 +1,135 @@
+// Black-box helpers: call the Worker exactly as clients, operators and providers do.
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { uniqueAccountId } from "./db.ts";
+
+export const baseUrl = "http://pix.test";
+
+export function call(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`${baseUrl}${path}`, init));
+}
+
+export function opsHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return { authorization: `Bearer ${env.OPS_TOKEN}`, "content-type": "application/json", ...extra };
+}
+
+function base64Url(bytes: Uint8Array | string): string {
+  const raw = typeof bytes === "string" ? bytes : String.fromCharCode(...bytes);
+  return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+/** An HS256 client token for `sub`, valid for `ttlSeconds`. */
+export async function clientToken(sub: string, ttlSeconds = 600, secret = env.JWT_SECRET ?? ""): Promise<string> {
+  const header = base64Url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
+  const payload = base64Url(JSON.stringify({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds }));
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${header}.${payload}`));
+  return `${header}.${payload}.${base64Url(new Uint8Array(signature))}`;
+}
+
+export async function clientHeaders(accountId: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  return { authorization: `Bearer ${await clientToken(accountId)}`, "content-type": "application/json", ...extra };
+}
+
+/** A new account funded through the operator API. */
+export async function fundedAccount(amountCents: number): Promise<string> {
+  const accountId = uniqueAccountId();
+  const created = await call(`/ops/accounts/${accountId}`, { method: "PUT", headers: opsHeaders() });
+  if (created.status !== 201) throw new Error(`account creation answered ${created.status}`);
+  if (amountCents > 0) {
+    const credited = await call(`/ops/accounts/${accountId}/credits`, {
+      method: "POST",
+      headers: opsHeaders(),
+      body: JSON.stringify({ amount_cents: amountCents, idempotency_key: "seed" }),
+    });
+    if (credited.status !== 200) throw new Error(`credit answered ${credited.status}`);
+  }
+  return accountId;
+}
+
+export interface TransferBody {
+  amount_cents: number;
+  pix_key: string;
+  pix_key_type: string;
+  description?: string | null;
+}
+
+export async function createTransfer(
+  accountId: string,
+  body: TransferBody,
+  idempotencyKey: string = crypto.randomUUID(),
+): Promise<Response> {
+  return call("/v1/transfers", {
+    method: "POST",
+    headers: await clientHeaders(accountId, { "idempotency-key": idempotencyKey }),
+    body: JSON.stringify(body),
+  });
+}
+
+export type TransferJson = {
+  id: string;
+  state: string;
+  amount_cents: number;
+  failure_reason: string | null;
+  failure_code: string | null;
+  end_to_end_id: string | null;
+  history: { state: string; at: string; reason: string | null }[];
+};
+
+export async function getTransfer(accountId: string, id: string): Promise<TransferJson> {
+  const response = await call(`/v1/transfers/${id}`, { headers: await clientHeaders(accountId) });
+  if (response.status !== 200) throw new Error(`GET transfer answered ${response.status}`);
+  return response.json<TransferJson>();
+}
+
+export async function getBalance(accountId: string): Promise<{ balance_cents: number; held_cents: number; available_cents: number }> {
+  const response = await call("/v1/balance", { headers: await clientHeaders(accountId) });
+  return response.json();
+}
+
+const terminalOrReview = ["completed", "compensated", "needs_review"];
+
+/** Polls the public API until the transfer settles into a final state (alarms run in real time). */
+export async function waitForFinalState(accountId: string, id: string, timeoutMs = 15_000): Promise<TransferJson> {
+  const giveUpAtMs = Date.now() + timeoutMs;
+  for (;;) {
+    const transfer = await getTransfer(accountId, id);
+    if (terminalOrReview.includes(transfer.state)) return transfer;
+    if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} still ${transfer.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface SandboxPayment {
+  idempotency_key: string;
+  send_calls: number;
+  status_calls: number;
+  made: boolean;
+  status: string;
+  end_to_end_id: string | null;
+}
+
+export async function sandboxPayment(idempotencyKey: string): Promise<SandboxPayment | null> {
+  const response = await call(`/sandbox/provider/payments/${idempotencyKey}`);
+  if (response.status === 404) return null;
+  return response.json<SandboxPayment>();
+}
+
+/** A webhook signed with the configured secret, as the provider would send it. */
+export async function signedWebhook(payload: unknown, webhookId: string = `msg_${crypto.randomUUID()}`): Promise<Response> {
+  const { signWebhook } = await import("../../src/provider/webhook-signature.ts");
+  const body = JSON.stringify(payload);
+  const timestampSeconds = Math.floor(Date.now() / 1000);
+  const secret = (env.WEBHOOK_SECRET ?? "").split(" ")[0] ?? "";
+  const signature = await signWebhook({ secret, id: webhookId, timestampSeconds, body });
+  return call("/webhooks/provider", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "webhook-id": webhookId,
+      "webhook-timestamp": String(timestampSeconds),
+      "webhook-signature": signature,
+    },
+    body,
+  });
+}

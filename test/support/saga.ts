@@ -1,0 +1,27 @@
+// Direct access to the saga record and its ledger effects, to set up step boundaries and to
+// check that each transfer was paid and resolved exactly once.
+import type { Pool } from "@neondatabase/serverless";
+
+export interface LedgerFootprint {
+  holdStatus: string | null;
+  settleTransactions: number;
+  entries: number;
+  history: string[];
+}
+
+export async function ledgerFootprint(pool: Pool, transferId: string): Promise<LedgerFootprint> {
+  const { rows } = await pool.query<{ hold_status: string | null; settles: string; entries: string; history: string[] | null }>(
+    `SELECT (SELECT status FROM holds WHERE id = $1) AS hold_status,
+            (SELECT count(*) FROM ledger_transactions WHERE hold_id = $1) AS settles,
+            (SELECT count(*) FROM entries e JOIN ledger_transactions lt ON lt.id = e.transaction_id WHERE lt.hold_id = $1) AS entries,
+            (SELECT array_agg(to_state ORDER BY id) FROM transfer_history WHERE transfer_id = $1) AS history`,
+    [transferId],
+  );
+  const row = rows[0];
+  return {
+    holdStatus: row?.hold_status ?? null,
+    settleTransactions: Number(row?.settles ?? 0),
+    entries: Number(row?.entries ?? 0),
+    history: row?.history ?? [],
+  };
+}
