@@ -2,6 +2,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { maxTransferCents } from "../config.ts";
+import { localClockFields } from "../limits/clock.ts";
+import { readRuleSettings } from "../limits/defaults.ts";
 import { readSagaTimings } from "../saga/timings.ts";
 import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -56,6 +58,8 @@ transferRoutes.post("/", jsonBody(createTransferBody), async (c) => {
     idempotencyKey,
     requestFingerprint: fingerprint,
     deadlineMs: readSagaTimings(c.env).deadlineMs,
+    ...localClockFields(Date.now()),
+    rules: readRuleSettings(c.env),
   });
   switch (result.outcome) {
     case "created":

@@ -19,11 +19,13 @@ const allowed: Record<TransferState, readonly TransferState[]> = {
   // The hold either succeeds or the transfer ends before anything reaches the provider.
   started: ["funds_reserved", "compensated"],
   // Sent: accepted or unknown both mean submitted; only a definitive rejection compensates.
-  funds_reserved: ["submitted", "compensating"],
+  // An anti-fraud rule may hold it for a person before anything is sent.
+  funds_reserved: ["submitted", "compensating", "needs_review"],
   submitted: ["completed", "compensating", "needs_review"],
   compensating: ["compensated"],
-  // Only an operator leaves needs_review.
-  needs_review: ["completed", "compensated"],
+  // Only an operator leaves needs_review; a transfer held before sending is approved back to
+  // funds_reserved (and then sent), never marked completed without a payment.
+  needs_review: ["completed", "compensated", "funds_reserved"],
   completed: [],
   compensated: [],
 };

@@ -200,6 +200,13 @@ export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timi
       return saga.state === "submitted" ? onStatusAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
     case "operator_resolved":
       if (saga.state !== "needs_review") return nothing(saga);
+      // Held before sending (anti-fraud): approval means "send it", rejection releases.
+      if (event.outcome === "sent" && saga.lastSentAtMs === null) {
+        return persisted(
+          saga,
+          change(saga, { path: ["funds_reserved"], nextCheckAtMs: nowMs, reason: `operator approved: ${event.note}`, actor: "operator" }),
+        );
+      }
       if (event.outcome === "sent") {
         return persisted(
           saga,

@@ -1,7 +1,7 @@
 // The saga record: the system of record for every transfer, so support and the sweeper can
 // query it. Written only by the SQL functions in drizzle/0001_ledger_functions.sql.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "../ledger/schema.ts";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -30,6 +30,8 @@ export const transfers = pgTable(
     lastSentAt: at("last_sent_at"),
     nextCheckAt: at("next_check_at"),
     deadlineAt: at("deadline_at").notNull(),
+    /** The São Paulo day whose daily limit this transfer consumed; null when it consumed none. */
+    limitDay: date("limit_day", { mode: "string" }),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 // The saga record's operations: each is one SQL function call (one round trip).
 import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
+import type { RuleSettings } from "../limits/defaults.ts";
 import type { PixKeyType } from "../provider/port.ts";
 import type { SagaChange } from "../saga/transition.ts";
 import { type SagaRecord, sagaRecordSchema } from "./saga-record.ts";
@@ -15,6 +16,10 @@ export interface OpenTransferInput {
   idempotencyKey: string;
   requestFingerprint: string;
   deadlineMs: number;
+  /** The São Paulo day and minute of the request (the injected clock of the Pix rules). */
+  localDay: string;
+  localMinuteOfDay: number;
+  rules: RuleSettings;
 }
 
 /** The client resource exactly as CONTRACT §2 shows it, rendered by transfer_json(). */
@@ -48,7 +53,7 @@ async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<
 }
 
 export async function openTransfer(db: Queryable, input: OpenTransferInput): Promise<OpenTransferResult> {
-  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9) AS result", [
+  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) AS result", [
     input.id,
     input.accountId,
     input.amountCents,
@@ -58,6 +63,9 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
     input.idempotencyKey,
     input.requestFingerprint,
     input.deadlineMs,
+    input.localDay,
+    input.localMinuteOfDay,
+    JSON.stringify(input.rules),
   ]);
   switch (r.outcome) {
     case "created":

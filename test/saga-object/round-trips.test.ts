@@ -11,6 +11,7 @@ import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../src/transfers/store.ts";
 import { fundedAccount } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
+import { openDefaults } from "../support/saga.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -42,6 +43,7 @@ async function open(db: Queryable, accountId: string, amountCents: number, pixKe
     idempotencyKey: crypto.randomUUID(),
     requestFingerprint: "fp",
     deadlineMs: 60_000,
+    ...openDefaults(),
   });
   return opened.outcome === "created" && opened.saga.state === "funds_reserved" ? opened.saga : null;
 }

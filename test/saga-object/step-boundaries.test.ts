@@ -21,7 +21,7 @@ import {
   waitForFinalState,
 } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
-import { ledgerFootprint } from "../support/saga.ts";
+import { ledgerFootprint, openDefaults } from "../support/saga.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -47,6 +47,7 @@ async function openWithoutObject(accountId: string, pixKey = "100.000.001-08", p
     idempotencyKey: crypto.randomUUID(),
     requestFingerprint: "test",
     deadlineMs: readSagaTimings(env).deadlineMs,
+    ...openDefaults(),
   });
   if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
   return opened.saga;

@@ -1,6 +1,9 @@
 // Direct access to the saga record and its ledger effects, to set up step boundaries and to
 // check that each transfer was paid and resolved exactly once.
+import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import { localClockFields } from "../../src/limits/clock.ts";
+import { readRuleSettings } from "../../src/limits/defaults.ts";
 
 export interface LedgerFootprint {
   holdStatus: string | null;
@@ -24,4 +27,9 @@ export async function ledgerFootprint(pool: Pool, transferId: string): Promise<L
     entries: Number(row?.entries ?? 0),
     history: row?.history ?? [],
   };
+}
+
+/** The clock and rule fields a transfer opens with, as the route computes them. */
+export function openDefaults(nowMs: number = Date.now()) {
+  return { ...localClockFields(nowMs), rules: readRuleSettings(env) };
 }

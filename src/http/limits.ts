@@ -1,0 +1,56 @@
+// GET /v1/limits (CONTRACT §2) and PUT /ops/accounts/:id/limits (CONTRACT §5).
+import { Hono } from "hono";
+import { z } from "zod";
+import { saoPauloClock } from "../limits/clock.ts";
+import { readRuleSettings } from "../limits/defaults.ts";
+import { limitsFor, setLimits } from "../limits/store.ts";
+import type { AppEnv } from "./app-env.ts";
+import { withRequestDb } from "./db.ts";
+import { accountIdPattern } from "./ops/accounts.ts";
+import { problem } from "./problem.ts";
+import { jsonBody, validationProblem } from "./validation.ts";
+
+const centsField = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+
+export const setLimitsBody = z.strictObject({
+  per_transfer_cents: centsField.optional(),
+  daily_cents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  night_per_transfer_cents: centsField.optional(),
+  /** Pix lets the customer move the start of the night window (São Paulo time). */
+  night_starts_at: z
+    .string()
+    .regex(/^(1[89]|2[0-3]):[0-5]\d$/, "HH:MM from 18:00 to 23:59")
+    .optional(),
+});
+
+export const limitRoutes = new Hono<AppEnv>();
+
+limitRoutes.get("/", async (c) => {
+  const limits = await withRequestDb(c, (db) => limitsFor(db, c.get("accountId"), saoPauloClock(Date.now()).day, readRuleSettings(c.env)));
+  if (!limits) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+  return c.json(limits);
+});
+
+export const opsLimitRoutes = new Hono<AppEnv>();
+
+opsLimitRoutes.put("/:id/limits", jsonBody(setLimitsBody), async (c) => {
+  const accountId = c.req.param("id");
+  if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
+  const body = c.req.valid("json");
+  const limits = await withRequestDb(c, (db) =>
+    setLimits(
+      db,
+      accountId,
+      {
+        perTransferCents: body.per_transfer_cents ?? null,
+        dailyCents: body.daily_cents ?? null,
+        nightPerTransferCents: body.night_per_transfer_cents ?? null,
+        nightStartsAt: body.night_starts_at ?? null,
+      },
+      saoPauloClock(Date.now()).day,
+      readRuleSettings(c.env),
+    ),
+  );
+  if (!limits) return problem(c, 404, { type: "not-found", detail: "No such account." });
+  return c.json(limits);
+});
