@@ -2,7 +2,17 @@
 // never compensated for, and loses nothing.
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, createTransfer, fundedAccount, getBalance, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+import {
+  call,
+  createTransfer,
+  fundedAccount,
+  getBalance,
+  getTransfer,
+  opsHeaders,
+  sandboxPayment,
+  type TransferJson,
+  waitForFinalState,
+} from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 
@@ -71,5 +81,61 @@ describe("database connections killed mid-step", () => {
     }
     const report = await (await call("/ops/reconciliation", { headers: opsHeaders() })).json<{ ok: boolean }>();
     expect(report.ok).toBe(true);
+  });
+});
+
+describe("the provider down for a while", () => {
+  function startOutage(durationMs: number): Promise<Response> {
+    return call("/sandbox/provider/outage", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ duration_ms: durationMs }),
+    });
+  }
+
+  async function waitForState(accountId: string, id: string, state: string): Promise<void> {
+    while ((await getTransfer(accountId, id)).state !== state) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  it("keeps accepted transfers submitted through a status outage, then completes them", async () => {
+    const accountId = await fundedAccount(10_000);
+    const created = await Promise.all(
+      Array.from({ length: 3 }, async () =>
+        (
+          await createTransfer(accountId, { amount_cents: 1_000, pix_key: "silent@sandbox.test", pix_key_type: "email" })
+        ).json<TransferJson>(),
+      ),
+    );
+    await Promise.all(created.map((t) => waitForState(accountId, t.id, "submitted")));
+    expect((await startOutage(1_500)).status).toBe(200);
+
+    const finals = await Promise.all(created.map((t) => waitForFinalState(accountId, t.id, 20_000)));
+    expect(finals.map((t) => t.state)).toEqual(["completed", "completed", "completed"]);
+    for (const t of finals) {
+      const story = await (await call(`/ops/transfers/${t.id}`, { headers: opsHeaders() })).json<{
+        provider_calls: { kind: string; outcome: string }[];
+      }>();
+      // The outage was seen (unknown status answers) and waited out, not taken as a failure.
+      expect(story.provider_calls.some((p) => p.kind === "status" && p.outcome.startsWith("unknown"))).toBe(true);
+      expect(await ledgerFootprint(pool, t.id)).toMatchObject({ holdStatus: "settled", settleTransactions: 1 });
+    }
+    expect(await getBalance(accountId)).toEqual({ account_id: accountId, balance_cents: 7_000, held_cents: 0, available_cents: 7_000 });
+  });
+
+  it("releases a send the provider never received only once it reports not_found after the grace window", async () => {
+    const accountId = await fundedAccount(10_000);
+    expect((await startOutage(800)).status).toBe(200);
+    const transfer = await (
+      await createTransfer(accountId, { amount_cents: 1_000, pix_key: "silent@sandbox.test", pix_key_type: "email" })
+    ).json<TransferJson>();
+    const final = await waitForFinalState(accountId, transfer.id, 20_000);
+    expect(final).toMatchObject({ state: "compensated", failure_reason: "not_sent" });
+    const story = await (await call(`/ops/transfers/${transfer.id}`, { headers: opsHeaders() })).json<{
+      provider_calls: { kind: string; outcome: string }[];
+    }>();
+    expect(story.provider_calls[0]).toMatchObject({ kind: "send", outcome: "unknown:http_503" });
+    expect(story.provider_calls.at(-1)).toMatchObject({ kind: "status", outcome: "not_found" });
+    expect(await sandboxPayment(transfer.id)).toBeNull();
+    expect(await getBalance(accountId)).toEqual({ account_id: accountId, balance_cents: 10_000, held_cents: 0, available_cents: 10_000 });
   });
 });

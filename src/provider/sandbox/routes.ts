@@ -15,7 +15,7 @@ type SandboxContext = Context<{ Bindings: Env }>;
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
-const sendBodySchema = z.object({
+export const sendBodySchema = z.object({
   amount_cents: z.number().int().min(1).max(1_000_000_000_000),
   pix_key: z.string().min(1).max(140),
   pix_key_type: z.enum(["cpf", "cnpj", "email", "phone", "evp"]),
@@ -30,6 +30,23 @@ export const sandboxRoutes = new Hono<{ Bindings: Env }>();
 // Off means absent: production must not even reveal that the sandbox exists.
 sandboxRoutes.use("*", async (c, next) => {
   if (!sandboxEnabled(c.env)) return problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path}.` });
+  await next();
+});
+
+/** Longest outage one call can start: fault injection for tests and demos, bounded. */
+export const outageDurationMsMax = 600_000;
+const outageBodySchema = z.strictObject({ duration_ms: z.number().int().min(0).max(outageDurationMsMax) });
+
+// Fault injection (not part of a real PSP): the PSP API answers 503 until the outage ends.
+sandboxRoutes.post("/provider/outage", async (c) => {
+  const body = outageBodySchema.safeParse(await c.req.json().catch(() => null));
+  if (!body.success) return c.json({ code: "invalid_request" }, 400);
+  const { outageUntilMs } = await sandbox(c).startOutage(body.data.duration_ms);
+  return c.json({ outage_until: new Date(outageUntilMs).toISOString() });
+});
+
+sandboxRoutes.use("/provider/pix/*", async (c, next) => {
+  if (await sandbox(c).inOutage()) return c.json({ code: "unavailable" }, 503);
   await next();
 });
 

@@ -21,6 +21,7 @@ import { type PaymentRow, PaymentStore } from "./store.ts";
 import { deliverWebhook, nextAttemptAfterFailure, webhookBody } from "./webhook-delivery.ts";
 
 export const sandboxInstanceName = "sandbox";
+const outageKey = "outage_until_ms";
 
 export interface SandboxSend {
   idempotencyKey: string;
@@ -84,6 +85,17 @@ export class SandboxProvider extends DurableObject<Env> {
     if (row === null) return notFoundAnswer;
     const statusCallNumber = this.store.countStatusCall(idempotencyKey);
     return statusAnswer(row, statusCallNumber, Date.now());
+  }
+
+  /** Fault injection: the PSP API answers 503 to everything until `durationMs` from now. */
+  async startOutage(durationMs: number): Promise<{ outageUntilMs: number }> {
+    const outageUntilMs = Date.now() + durationMs;
+    await this.ctx.storage.put(outageKey, outageUntilMs);
+    return { outageUntilMs };
+  }
+
+  async inOutage(): Promise<boolean> {
+    return ((await this.ctx.storage.get<number>(outageKey)) ?? 0) > Date.now();
   }
 
   async payment(idempotencyKey: string): Promise<PaymentView | null> {
