@@ -21,8 +21,16 @@ export type PokeSource = "webhook" | "sweeper";
 export type StartResult =
   | { outcome: "created" | "replayed"; transferId: string; responseBody: string }
   | { outcome: "key_reused"; transferId: string }
-  | { outcome: "account_not_found" };
-export type ResolveResult = { outcome: "resolved"; state: string } | { outcome: "not_in_review"; state: string } | { outcome: "not_found" };
+  | { outcome: "account_not_found" }
+  | Unavailable;
+/** A fault (database unreachable, connection lost) rather than an answer: try again. */
+export type Unavailable = { outcome: "unavailable" };
+
+export type ResolveResult =
+  | { outcome: "resolved"; state: string }
+  | { outcome: "not_in_review"; state: string }
+  | { outcome: "not_found" }
+  | Unavailable;
 
 const sagaKey = "saga";
 const faultsKey = "consecutive_faults";
@@ -32,8 +40,8 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
-    return this.queue.run<StartResult>(() =>
-      this.withDb(async (db) => {
+    return this.answering("start", () =>
+      this.withDb(async (db): Promise<StartResult> => {
         const result = await openTransfer(db, input);
         if (result.outcome === "replayed")
           return { outcome: "replayed", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
@@ -66,8 +74,8 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** An operator's decision on a needs_review transfer: only from needs_review. */
   async resolve(outcome: "sent" | "not_sent", note: string): Promise<ResolveResult> {
-    return this.queue.run(() =>
-      this.withDb(async (db) => {
+    return this.answering("resolve", () =>
+      this.withDb(async (db): Promise<ResolveResult> => {
         const saga = await this.current(db);
         if (!saga) return { outcome: "not_found" } as const;
         const decided = transition(viewOf(saga), { type: "operator_resolved", outcome, note }, Date.now(), this.timings());
@@ -87,6 +95,21 @@ export class TransferSaga extends DurableObject<Env> {
         return { outcome: "resolved", state: applied.saga.state } as const;
       }),
     );
+  }
+
+  /**
+   * Runs an RPC's work in the queue and turns a fault into a value: an exception thrown across
+   * the RPC boundary surfaces as an uncaught rejection, and the caller only needs "try again".
+   */
+  private answering<T>(rpc: string, work: () => Promise<T>): Promise<T | Unavailable> {
+    return this.queue.run(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        this.log("rpc_fault", { rpc, message: error instanceof Error ? error.message : String(error) });
+        return { outcome: "unavailable" } as const;
+      }
+    });
   }
 
   /** Advances the saga; a fault never compensates, it re-arms the alarm with backoff. */

@@ -1,6 +1,7 @@
 // Postgres access through the Neon serverless driver, exactly as in production. A Pool lives
 // for one request (Worker) or one burst of saga steps (Durable Object), then is ended.
 import { neonConfig, Pool } from "@neondatabase/serverless";
+import { TolerantWebSocket } from "./tolerant-websocket.ts";
 
 export interface DbSettings {
   databaseUrl: string;
@@ -13,6 +14,7 @@ export interface DbSettings {
 }
 
 let configuredProxy: string | undefined;
+neonConfig.webSocketConstructor = TolerantWebSocket;
 
 function configureDriver(wsProxy: string | undefined): void {
   if (!wsProxy || wsProxy === configuredProxy) return;

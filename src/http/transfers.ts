@@ -24,7 +24,7 @@ export const createTransferBody = z.strictObject({
   description: z.string().max(descriptionLengthMax).nullable().optional(),
 });
 
-const listQuery = z.strictObject({
+export const listTransfersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(listLimitMax).default(20),
   cursor: z.string().max(200).optional(),
 });
@@ -70,10 +70,18 @@ transferRoutes.post("/", jsonBody(createTransferBody), async (c) => {
       return problem(c, 422, { type: "idempotency-key-reused", detail: "This Idempotency-Key was used with a different request body." });
     case "account_not_found":
       return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+    case "unavailable":
+      // Nothing is known to be lost: the transfer either did not open or opened and will be
+      // replayed; a retry with the same Idempotency-Key tells which.
+      return problem(c, 503, {
+        type: "unavailable",
+        detail: "The transfer could not be confirmed; retry with the same Idempotency-Key.",
+        headers: { "Retry-After": "1" },
+      });
   }
 });
 
-transferRoutes.get("/", queryParams(listQuery), async (c) => {
+transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
   const { limit, cursor } = c.req.valid("query");
   const page = await withRequestDb(c, (db) => listTransfersForAccount(db, c.get("accountId"), limit, cursor ?? null));
   if (page.outcome === "account_not_found")

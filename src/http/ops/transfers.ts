@@ -13,20 +13,20 @@ import { accountIdPattern } from "./accounts.ts";
 export const resolveNoteLengthMax = 1_000;
 const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-const listQuery = z.strictObject({
+export const opsListTransfersQuery = z.strictObject({
   state: z.enum(transferStates).optional(),
   account_id: z.string().regex(accountIdPattern).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(100),
 });
 
-const resolveBody = z.strictObject({
+export const resolveBody = z.strictObject({
   outcome: z.enum(["sent", "not_sent"]),
   note: z.string().trim().min(1).max(resolveNoteLengthMax),
 });
 
 export const opsTransferRoutes = new Hono<AppEnv>();
 
-opsTransferRoutes.get("/", queryParams(listQuery), async (c) => {
+opsTransferRoutes.get("/", queryParams(opsListTransfersQuery), async (c) => {
   const q = c.req.valid("query");
   const data = await withRequestDb(c, (db) =>
     listTransfersForOps(db, { state: q.state ?? null, accountId: q.account_id ?? null, limit: q.limit }),
@@ -47,6 +47,9 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody), async (c) => {
   const { outcome, note } = c.req.valid("json");
   const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
   if (result.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (result.outcome === "unavailable") {
+    return problem(c, 503, { type: "unavailable", detail: "The resolution could not be recorded; try again.", headers: { "Retry-After": "1" } });
+  }
   if (result.outcome === "not_in_review") {
     return problem(c, 409, { type: "conflict", detail: `Only a transfer in needs_review can be resolved; this one is ${result.state}.` });
   }
