@@ -4,6 +4,7 @@ import { balance } from "../ledger/ledger.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { problem } from "./problem.ts";
+import type { BalanceBody } from "./schemas.ts";
 
 export const balanceRoutes = new Hono<AppEnv>();
 
@@ -13,6 +14,6 @@ balanceRoutes.get("/", async (c) => {
   return c.json(balanceJson(found));
 });
 
-export function balanceJson(b: { accountId: string; balanceCents: number; heldCents: number; availableCents: number }) {
+export function balanceJson(b: { accountId: string; balanceCents: number; heldCents: number; availableCents: number }): BalanceBody {
   return { account_id: b.accountId, balance_cents: b.balanceCents, held_cents: b.heldCents, available_cents: b.availableCents };
 }
