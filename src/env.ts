@@ -7,6 +7,8 @@ import type { TransferSaga } from "./saga-object.ts";
 export interface Env {
   TRANSFER_SAGA: DurableObjectNamespace<TransferSaga>;
   SANDBOX: DurableObjectNamespace<SandboxProvider>;
+  /** Per-account limit on POST /v1/transfers (wrangler.toml `[[ratelimits]]`). */
+  TRANSFER_RATE_LIMIT: RateLimit;
   DATABASE_URL: string;
   /** Local only: host:port of the WebSocket-to-TCP proxy in front of a plain PostgreSQL. */
   NEON_WS_PROXY?: string;

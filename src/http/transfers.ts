@@ -12,6 +12,7 @@ import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
 import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
 import { problem } from "./problem.ts";
+import { limitTransferRate } from "./rate-limit.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;
@@ -33,7 +34,7 @@ const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 
 export const transferRoutes = new Hono<AppEnv>();
 
-transferRoutes.post("/", jsonBody(createTransferBody), async (c) => {
+transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), async (c) => {
   const accountId = c.get("accountId");
   const idempotencyKey = requireIdempotencyKey(c);
   const body = c.req.valid("json");
