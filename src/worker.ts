@@ -9,6 +9,7 @@ import { balanceRoutes } from "./http/balance.ts";
 import { limitBody } from "./http/body-limit.ts";
 import { healthRoutes } from "./http/health.ts";
 import { limitRoutes, opsLimitRoutes } from "./http/limits.ts";
+import { apiDocsRoutes } from "./http/openapi/routes.ts";
 import { opsAccountRoutes } from "./http/ops/accounts.ts";
 import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
 import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
@@ -32,6 +33,7 @@ app.use("/v1/*", clientAuth());
 app.use("/ops/*", opsAuth());
 
 app.route("/healthz", healthRoutes);
+app.route("/", apiDocsRoutes);
 app.route("/v1/transfers", transferRoutes);
 app.route("/v1/balance", balanceRoutes);
 app.route("/v1/limits", limitRoutes);

@@ -14,7 +14,7 @@ export const webhookBodyBytesMax = 16 * 1024;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Loose on purpose: only the key is used, and an unknown event type must not stop the poke. */
-const webhookPayloadSchema = z.object({
+export const webhookPayloadSchema = z.object({
   type: z.string().max(128),
   data: z.object({ idempotency_key: z.string().max(255) }),
 });

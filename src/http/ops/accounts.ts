@@ -11,7 +11,7 @@ import { jsonBody, validationProblem } from "../validation.ts";
 export const accountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 export const creditKeyLengthMax = 255;
 
-const creditBody = z.strictObject({
+export const creditBody = z.strictObject({
   amount_cents: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   idempotency_key: z.string().min(1).max(creditKeyLengthMax),
 });

@@ -35,7 +35,7 @@ sandboxRoutes.use("*", async (c, next) => {
 
 /** Longest outage one call can start: fault injection for tests and demos, bounded. */
 export const outageDurationMsMax = 600_000;
-const outageBodySchema = z.strictObject({ duration_ms: z.number().int().min(0).max(outageDurationMsMax) });
+export const outageBodySchema = z.strictObject({ duration_ms: z.number().int().min(0).max(outageDurationMsMax) });
 
 // Fault injection (not part of a real PSP): the PSP API answers 503 until the outage ends.
 sandboxRoutes.post("/provider/outage", async (c) => {

@@ -1,0 +1,183 @@
+// The client API's operations (CONTRACT §2) and the public ones (health, this document).
+import { transferRateLimit } from "../rate-limit.ts";
+import { listTransfersQuery } from "../transfers.ts";
+import {
+  idempotencyKeyParameter,
+  idempotentReplayedHeader,
+  jsonBody,
+  jsonResponse,
+  pathParameter,
+  problemResponse,
+  queryParameters,
+  requestIdResponseHeader,
+  retryAfterHeader,
+  wwwAuthenticateHeader,
+} from "./build.ts";
+import type { ResponseObject, RoutedOperation } from "./types.ts";
+
+export const clientSecurity = [{ clientJwt: [] }];
+
+/** What every authenticated /v1 operation may answer besides its own outcomes. */
+const clientAuthResponses: Record<string, ResponseObject> = {
+  "401": problemResponse(
+    "Missing, malformed, expired or wrongly signed token (`alg` is pinned; `none` is refused).",
+    wwwAuthenticateHeader,
+  ),
+  "403": problemResponse("The token is valid but its account (`sub`) does not exist."),
+  "503": problemResponse("The token's signing keys (JWKS) cannot be fetched right now; retry later.", retryAfterHeader),
+};
+
+export function clientOperations(): RoutedOperation[] {
+  const rate = `${transferRateLimit.limit} requests per ${transferRateLimit.periodSeconds} s per account`;
+  return [
+    {
+      method: "post",
+      path: "/v1/transfers",
+      operation: {
+        operationId: "createTransfer",
+        summary: "Send a Pix",
+        description: [
+          "Creates the transfer and attempts the hold on your balance, then answers `202` with the transfer: already `funds_reserved` or later, or `compensated` with `failure_reason: insufficient_funds` (or `limit_exceeded`). The saga carries on in the background; poll `GET /v1/transfers/{id}`.",
+          "Pix keys are validated and stored normalised: CPF and CNPJ without punctuation (both accepted), email and EVP lowercased, phone in E.164. Unknown fields are rejected (400).",
+          "**Idempotency**: the same `Idempotency-Key` with the same request returns the first response (same status, byte-identical body) with `Idempotent-Replayed: true`. Requests are compared after normalisation, so a CPF with or without punctuation is the same request. The same key with a different request is `422`. Concurrent requests with one key create one transfer: the later ones wait for the first and get its replay. Keys are scoped to your account.",
+          `**Rate limit**: ${rate}; every attempt counts, replays and rejected ones included. Past it: \`429\` with \`Retry-After\`.`,
+        ].join("\n\n"),
+        tags: ["transfers"],
+        security: clientSecurity,
+        parameters: [idempotencyKeyParameter],
+        requestBody: jsonBody("CreateTransferRequest"),
+        responses: {
+          "202": jsonResponse(
+            "The transfer, once the hold was attempted (or the replay of the first response).",
+            "Transfer",
+            idempotentReplayedHeader,
+          ),
+          "400": problemResponse(
+            "Missing or invalid `Idempotency-Key`, malformed JSON, or invalid fields (see `errors`). Nothing was written.",
+          ),
+          ...clientAuthResponses,
+          "413": problemResponse("The body is over 16 KiB."),
+          "422": problemResponse("This `Idempotency-Key` was used with a different request (`type` ends in `/idempotency-key-reused`)."),
+          "429": problemResponse("Too many transfer requests for this account (`type` ends in `/rate-limited`).", retryAfterHeader),
+          "503": problemResponse(
+            "The transfer could not be confirmed (or the token's signing keys cannot be fetched): retry after `Retry-After` with the same `Idempotency-Key`, which tells whether it was created.",
+            retryAfterHeader,
+          ),
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/transfers",
+      operation: {
+        operationId: "listTransfers",
+        summary: "List your transfers",
+        description: "Your transfers, newest first, one page at a time: follow `next_cursor` until it is null.",
+        tags: ["transfers"],
+        security: clientSecurity,
+        parameters: queryParameters(listTransfersQuery, {
+          limit: "Page size, 1 to 100.",
+          cursor: "`next_cursor` of the previous page; omit for the first page.",
+        }),
+        responses: {
+          "200": jsonResponse("One page of transfers.", "TransferPage"),
+          "400": problemResponse("`limit` out of range, an unknown query parameter, or a cursor this API did not give."),
+          ...clientAuthResponses,
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/transfers/{id}",
+      operation: {
+        operationId: "getTransfer",
+        summary: "Get one of your transfers",
+        description: "The transfer with its whole history. Another account's transfer is indistinguishable from none: `404`.",
+        tags: ["transfers"],
+        security: clientSecurity,
+        parameters: [pathParameter("id", "The transfer id.", { type: "string", format: "uuid" })],
+        responses: {
+          "200": jsonResponse("The transfer.", "Transfer"),
+          ...clientAuthResponses,
+          "404": problemResponse("No transfer of yours with this id."),
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/balance",
+      operation: {
+        operationId: "getBalance",
+        summary: "Your balance",
+        description: "`available_cents` is what a new transfer can use: the balance less what transfers in flight hold.",
+        tags: ["accounts"],
+        security: clientSecurity,
+        responses: { "200": jsonResponse("The balance.", "Balance"), ...clientAuthResponses },
+      },
+    },
+    {
+      method: "get",
+      path: "/v1/limits",
+      operation: {
+        operationId: "getLimits",
+        summary: "Your Pix limits",
+        description:
+          "Your limits (per transfer, daily, at night, with the night window) and what is left of today's, São Paulo day. A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
+        tags: ["accounts"],
+        security: clientSecurity,
+        responses: { "200": jsonResponse("The limits.", "Limits"), ...clientAuthResponses },
+      },
+    },
+    {
+      method: "get",
+      path: "/healthz",
+      operation: {
+        operationId: "health",
+        summary: "Health",
+        description: "`200` when the database answers, else `503`.",
+        tags: ["meta"],
+        security: [],
+        responses: {
+          "200": jsonResponse("The Worker and its database answer.", "Health"),
+          "503": problemResponse("The database does not answer."),
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/openapi.json",
+      operation: {
+        operationId: "openApiDocument",
+        summary: "This document",
+        description: "OpenAPI 3.1, generated from the schemas the routes validate with.",
+        tags: ["meta"],
+        security: [],
+        responses: {
+          "200": {
+            description: "The OpenAPI document.",
+            headers: requestIdResponseHeader,
+            content: { "application/json": { schema: { type: "object" } } },
+          },
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/docs",
+      operation: {
+        operationId: "apiReference",
+        summary: "API reference",
+        description: "This document rendered as one HTML page.",
+        tags: ["meta"],
+        security: [],
+        responses: {
+          "200": {
+            description: "The reference.",
+            headers: requestIdResponseHeader,
+            content: { "text/html": { schema: { type: "string" } } },
+          },
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,62 @@
+// components.schemas of the OpenAPI document, converted with z.toJSONSchema from the very zod
+// schemas the routes validate with (requests) and the tests check responses with (responses).
+import { outageBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
+import { setLimitsBody } from "../limits.ts";
+import { creditBody } from "../ops/accounts.ts";
+import { resolveBody } from "../ops/transfers.ts";
+import * as responses from "../schemas.ts";
+import { createTransferBody } from "../transfers.ts";
+import { webhookPayloadSchema } from "../webhooks.ts";
+import type { JsonSchema } from "./types.ts";
+import { toComponents } from "./zod-json.ts";
+
+/** Response bodies and the parts they share; converted as the server writes them (`output`). */
+const responseSchemas = {
+  AccountId: responses.accountIdSchema,
+  TransferState: responses.transferStateSchema,
+  HistoryEntry: responses.historyEntrySchema,
+  Transfer: responses.transferSchema,
+  TransferPage: responses.transferPageSchema,
+  Balance: responses.balanceSchema,
+  Limits: responses.limitsSchema,
+  FieldError: responses.fieldErrorSchema,
+  Problem: responses.problemSchema,
+  Health: responses.healthSchema,
+  WebhookAck: responses.webhookAckSchema,
+  OpsTransfer: responses.opsTransferSchema,
+  OpsTransferList: responses.opsTransferListSchema,
+  StoryHistoryEntry: responses.storyHistoryEntrySchema,
+  ProviderCall: responses.providerCallSchema,
+  TransferStory: responses.transferStorySchema,
+  Reconciliation: responses.reconciliationSchema,
+  Sweep: responses.sweepSchema,
+  SandboxPayment: responses.sandboxPaymentSchema,
+  SandboxPaymentList: responses.sandboxPaymentListSchema,
+  SandboxOutage: responses.sandboxOutageSchema,
+  ProviderAnswer: responses.providerAnswerSchema,
+} as const;
+
+/** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
+const requestSchemas = {
+  CreateTransferRequest: createTransferBody,
+  CreditRequest: creditBody,
+  SetLimitsRequest: setLimitsBody,
+  ResolveRequest: resolveBody,
+  WebhookEvent: webhookPayloadSchema,
+  ProviderSendRequest: sendBodySchema,
+  SandboxOutageRequest: outageBodySchema,
+} as const;
+
+export type ComponentId = keyof typeof responseSchemas | keyof typeof requestSchemas;
+
+export function schemaRef(id: ComponentId): JsonSchema {
+  return { $ref: `#/components/schemas/${id}` };
+}
+
+let converted: Record<string, JsonSchema> | undefined;
+
+/** Pure and fixed for the life of the isolate: converted once. */
+export function componentSchemas(): Record<string, JsonSchema> {
+  converted ??= { ...toComponents(responseSchemas, "output"), ...toComponents(requestSchemas, "input") };
+  return converted;
+}

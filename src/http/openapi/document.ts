@@ -1,0 +1,93 @@
+// The OpenAPI 3.1 document of the whole API, assembled from the operation lists and the zod
+// component schemas. What depends on the deployment (the transfer maximum, whether the sandbox
+// exists) is read from its variables, so the document describes the API that serves it.
+import { maxTransferCents } from "../../config.ts";
+import type { Env } from "../../env.ts";
+import { sandboxEnabled } from "../../provider/config.ts";
+import { maxBodyBytes } from "../body-limit.ts";
+import { problemTypeBase } from "../problem.ts";
+import { clientOperations } from "./client-paths.ts";
+import { componentSchemas } from "./components.ts";
+import { opsOperations } from "./ops-paths.ts";
+import { sandboxOperations, webhookOperations } from "./provider-paths.ts";
+import type { JsonSchema, OpenApiDocument, RoutedOperation, SecurityScheme } from "./types.ts";
+
+export const openApiVersion = "3.1.1";
+
+const description = `Pix cash-out: mobile clients send Pix (instant transfers) from their balance; each transfer is a saga that holds the funds, sends the order to the payment provider and settles or releases the hold.
+
+Money is always integer centavos (\`*_cents\`); times are RFC 3339 UTC.
+
+**Errors** are \`application/problem+json\` (RFC 9457) everywhere: \`type\` (\`${problemTypeBase}<slug>\`), \`title\`, \`status\`, \`detail\`, \`errors\` (the invalid fields) on validation failures, and \`request_id\`. Never a 5xx for bad input; a rejected request writes nothing. Every response carries \`X-Request-Id\`.
+
+**Choices the contract leaves open**
+
+- Unknown fields in JSON bodies are rejected (400), like Stripe; bodies are read as JSON whatever their Content-Type.
+- Bodies over ${maxBodyBytes} bytes are refused with 413 before they are read.
+- A known path with a method it does not support is 405 with \`Allow\`; an unknown path is 404.
+- A transfer replay is matched on the normalised request: a CPF with or without punctuation is the same request.
+- \`POST /v1/transfers\` is rate limited per account; past the limit, 429 with \`Retry-After\`.
+- \`POST /ops/accounts/{id}/credits\` answers 200 with the balance, with \`Idempotent-Replayed: true\` on a repeat; the same key with another amount is 422.
+- \`GET /ops/transfers?state=…\` lists oldest first (a work queue); without \`state\`, newest first.
+- The provider's send is rejected for good only on a 4xx other than 408/409/425/429; those, 5xx, timeouts and malformed or contradicting answers are unknown and checked later: a transfer is never compensated on an unknown outcome.`;
+
+const securitySchemes: Record<string, SecurityScheme> = {
+  clientJwt: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "JWT",
+    description:
+      "A JWT whose `sub` is the account id; `exp` required. The algorithm is pinned by configuration: HS256 with JWT_SECRET, or RS256/ES256 from JWT_JWKS_URL (then HS256 is off). `iss`/`aud` are checked when configured.",
+  },
+  opsToken: { type: "http", scheme: "bearer", description: "The operator token (OPS_TOKEN), compared in constant time." },
+  webhookSignature: {
+    type: "apiKey",
+    in: "header",
+    name: "webhook-signature",
+    description:
+      "Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 with a WEBHOOK_SECRET, over the raw body), 300 s tolerance.",
+  },
+  providerToken: { type: "http", scheme: "bearer", description: "The sandbox PSP's token (PROVIDER_TOKEN), checked only when set." },
+};
+
+const tags = [
+  { name: "transfers", description: "Send Pix and follow them (mobile clients)." },
+  { name: "accounts", description: "The caller's account." },
+  { name: "operators", description: "Operator tools: accounts, credits, the review queue, reconciliation." },
+  { name: "webhooks", description: "Events from the payment provider." },
+  { name: "sandbox", description: "The sandbox payment provider, local and test only." },
+  { name: "meta", description: "Health and this reference." },
+];
+
+export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_PROVIDER">): OpenApiDocument {
+  const operations: RoutedOperation[] = [
+    ...clientOperations(),
+    ...opsOperations(),
+    ...webhookOperations(),
+    ...(sandboxEnabled(env) ? sandboxOperations() : []),
+  ];
+  const paths: OpenApiDocument["paths"] = {};
+  for (const { method, path, operation } of operations) paths[path] = { ...paths[path], [method]: operation };
+  const schemas = componentSchemas();
+  return {
+    openapi: openApiVersion,
+    info: { title: "Pix cash-out API", version: "1", description },
+    tags: tags.filter((tag) => operations.some((o) => o.operation.tags.includes(tag.name))),
+    paths,
+    components: {
+      schemas: {
+        ...schemas,
+        CreateTransferRequest: withAmountMaximum(schemas.CreateTransferRequest, maxTransferCents(env.MAX_TRANSFER_CENTS)),
+      },
+      securitySchemes,
+    },
+  };
+}
+
+/** The zod schema cannot know MAX_TRANSFER_CENTS (a variable); the route checks it, and so says the document. */
+function withAmountMaximum(schema: JsonSchema | undefined, maximumCents: number): JsonSchema {
+  if (schema === undefined) throw new Error("openapi: CreateTransferRequest is missing from the components");
+  const properties = schema.properties as Record<string, JsonSchema>;
+  const amount = { ...properties.amount_cents, maximum: maximumCents, description: `At most MAX_TRANSFER_CENTS (here ${maximumCents}).` };
+  return { ...schema, properties: { ...properties, amount_cents: amount } };
+}

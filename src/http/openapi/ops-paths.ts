@@ -1,0 +1,173 @@
+// The operators' operations (CONTRACT §5).
+import { opsListTransfersQuery } from "../ops/transfers.ts";
+import {
+  jsonBody,
+  jsonResponse,
+  pathParameter,
+  problemResponse,
+  queryParameters,
+  retryAfterHeader,
+  wwwAuthenticateHeader,
+} from "./build.ts";
+import { schemaRef } from "./components.ts";
+import type { Parameter, RoutedOperation } from "./types.ts";
+
+export const opsSecurity = [{ opsToken: [] }];
+
+const unauthorized = {
+  "401": problemResponse("Missing or wrong operator token (a client JWT is a wrong token here).", wwwAuthenticateHeader),
+};
+const accountId: Parameter = pathParameter("id", "The account id: 1 to 64 of [A-Za-z0-9_-].", schemaRef("AccountId"));
+const transferId: Parameter = pathParameter("id", "The transfer id.", { type: "string", format: "uuid" });
+const badAccountId = problemResponse("The account id is not 1 to 64 of [A-Za-z0-9_-] (or, with a body, invalid fields).");
+
+export function opsOperations(): RoutedOperation[] {
+  return [
+    {
+      method: "put",
+      path: "/ops/accounts/{id}",
+      operation: {
+        operationId: "opsCreateAccount",
+        summary: "Create an account",
+        description: "Creates the customer account with a zero balance; idempotent.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: [accountId],
+        responses: {
+          "201": jsonResponse("Created; its balance.", "Balance"),
+          "200": jsonResponse("It already existed; its balance.", "Balance"),
+          "400": badAccountId,
+          ...unauthorized,
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/ops/accounts/{id}/credits",
+      operation: {
+        operationId: "opsCreditAccount",
+        summary: "Credit an account",
+        description:
+          "A balanced ledger credit against the funding account. Repeating `idempotency_key` credits once and answers `200` with the balance and `Idempotent-Replayed: true`; the same key with another amount is `422`.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: [accountId],
+        requestBody: jsonBody("CreditRequest"),
+        responses: {
+          "200": jsonResponse("The balance after the credit (or after the first credit with this key).", "Balance", {
+            "Idempotent-Replayed": { description: "`true` on a repeated key.", schema: { type: "string", enum: ["true"] } },
+          }),
+          "400": badAccountId,
+          ...unauthorized,
+          "404": problemResponse("No such account."),
+          "413": problemResponse("The body is over 16 KiB."),
+          "422": problemResponse("This `idempotency_key` already credited another amount (`type` ends in `/idempotency-key-reused`)."),
+        },
+      },
+    },
+    {
+      method: "put",
+      path: "/ops/accounts/{id}/limits",
+      operation: {
+        operationId: "opsSetLimits",
+        summary: "Set an account's limits",
+        description: "Replaces the account's limits: each field is optional, and an absent one means the default.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: [accountId],
+        requestBody: jsonBody("SetLimitsRequest"),
+        responses: {
+          "200": jsonResponse("The account's limits now.", "Limits"),
+          "400": badAccountId,
+          ...unauthorized,
+          "404": problemResponse("No such account."),
+          "413": problemResponse("The body is over 16 KiB."),
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/ops/transfers",
+      operation: {
+        operationId: "opsListTransfers",
+        summary: "Transfers of any account",
+        description:
+          "With `state`, a work queue (e.g. `needs_review`): oldest first. Without it, newest first. Filter by account with `account_id`.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: queryParameters(opsListTransfersQuery, {
+          state: "Only transfers in this state.",
+          account_id: "Only this account's transfers.",
+          limit: "At most this many, 1 to 100.",
+        }),
+        responses: {
+          "200": jsonResponse("The transfers, each with its account.", "OpsTransferList"),
+          "400": problemResponse("An unknown state, a malformed account id or limit, or an unknown query parameter."),
+          ...unauthorized,
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/ops/transfers/{id}",
+      operation: {
+        operationId: "opsGetTransfer",
+        summary: "A transfer's whole story",
+        description:
+          "The transfer with its history (actor and evidence of each transition), every provider call with its answer, the hold and the ledger entries.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: [transferId],
+        responses: { "200": jsonResponse("The story.", "TransferStory"), ...unauthorized, "404": problemResponse("No such transfer.") },
+      },
+    },
+    {
+      method: "post",
+      path: "/ops/transfers/{id}/resolve",
+      operation: {
+        operationId: "opsResolveTransfer",
+        summary: "Resolve a transfer in review",
+        description:
+          "Only from `needs_review`: `sent` settles it (`completed`), `not_sent` releases the hold (`compensated`, `not_sent`). The note goes into the history.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: [transferId],
+        requestBody: jsonBody("ResolveRequest"),
+        responses: {
+          "200": jsonResponse("The story after the decision.", "TransferStory"),
+          "400": problemResponse("Invalid fields (see `errors`)."),
+          ...unauthorized,
+          "404": problemResponse("No such transfer."),
+          "409": problemResponse("The transfer is not in `needs_review`."),
+          "413": problemResponse("The body is over 16 KiB."),
+          "503": problemResponse("The decision could not be recorded; try again.", retryAfterHeader),
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/ops/reconciliation",
+      operation: {
+        operationId: "opsReconciliation",
+        summary: "Check the ledger",
+        description:
+          "Every balance equals the sum of its entries, every held amount equals its open holds, and all entries sum to zero. Divergences are reported, never repaired.",
+        tags: ["operators"],
+        security: opsSecurity,
+        responses: { "200": jsonResponse("The report.", "Reconciliation"), ...unauthorized },
+      },
+    },
+    {
+      method: "post",
+      path: "/ops/sweep",
+      operation: {
+        operationId: "opsSweep",
+        summary: "Run the stuck-saga sweeper now",
+        description: "Pokes every saga whose next check is overdue; it also runs on a cron every minute.",
+        tags: ["operators"],
+        security: opsSecurity,
+        responses: { "200": jsonResponse("How many sagas were poked.", "Sweep"), ...unauthorized },
+      },
+    },
+  ];
+}

@@ -1,0 +1,141 @@
+// What the provider calls (CONTRACT §3: webhooks) and, when SANDBOX_PROVIDER=on, the sandbox
+// provider's own API (CONTRACT §4).
+import { jsonBody, jsonResponse, pathParameter, problemResponse } from "./build.ts";
+import { schemaRef } from "./components.ts";
+import type { Operation, Parameter, ResponseObject, RoutedOperation, SecurityRequirement } from "./types.ts";
+
+const webhookHeaders: Parameter[] = [
+  { name: "webhook-id", in: "header", required: true, description: "The message id; a redelivery repeats it.", schema: { type: "string" } },
+  {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description: "Unix seconds; more than 300 s away from our clock is refused.",
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description: 'Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{raw body}">`; one matching any secret is enough.',
+    schema: { type: "string" },
+  },
+];
+
+export function webhookOperations(): RoutedOperation[] {
+  return [
+    {
+      method: "post",
+      path: "/webhooks/provider",
+      operation: {
+        operationId: "providerWebhook",
+        summary: "Provider event",
+        description:
+          "Verified over the exact raw bytes (Standard Webhooks). A valid one is `202` whatever it says: it never changes a transfer by its content, it only makes that transfer's saga ask the provider for the status now. Duplicates are harmless.",
+        tags: ["webhooks"],
+        security: [{ webhookSignature: [] }],
+        parameters: webhookHeaders,
+        requestBody: jsonBody("WebhookEvent"),
+        responses: {
+          "202": jsonResponse("Received.", "WebhookAck"),
+          "401": problemResponse("Missing or bad signature, or a stale timestamp; nothing happened."),
+          "413": problemResponse("The body is over 16 KiB."),
+        },
+      },
+    },
+  ];
+}
+
+const sandboxNote = "Sandbox only: present when `SANDBOX_PROVIDER=on`; otherwise every /sandbox path is `404`.";
+const paymentKey = pathParameter("idempotency_key", "The payment's idempotency key (our transfer id).", { type: "string" });
+
+function pspResponse(description: string): ResponseObject {
+  return { description, content: { "application/json": { schema: schemaRef("ProviderAnswer") } } };
+}
+
+function sandboxOperation(operation: Omit<Operation, "tags" | "x-sandbox-only">): Operation {
+  return { ...operation, description: `${operation.description}\n\n${sandboxNote}`, tags: ["sandbox"], "x-sandbox-only": true };
+}
+
+export function sandboxOperations(): RoutedOperation[] {
+  // `{}`: no token needed when PROVIDER_TOKEN is unset.
+  const providerSecurity: SecurityRequirement[] = [{ providerToken: [] }, {}];
+  return [
+    {
+      method: "put",
+      path: "/sandbox/provider/pix/{idempotency_key}",
+      operation: sandboxOperation({
+        operationId: "sandboxSend",
+        summary: "PSP: send a Pix (idempotent PUT)",
+        description:
+          "The PSP API the saga's HTTP adapter speaks. The Pix key chooses the behaviour (CONTRACT §4's table); any other valid key is accepted and confirmed after `SANDBOX_CONFIRM_MS`. Checks `Authorization: Bearer <PROVIDER_TOKEN>` only when that is set.",
+        security: providerSecurity,
+        parameters: [paymentKey],
+        requestBody: jsonBody("ProviderSendRequest"),
+        responses: {
+          "201": pspResponse("Accepted (first time)."),
+          "200": pspResponse("Accepted (a repeat: the same answer)."),
+          "4XX": pspResponse("Rejected for good: `{ code }` (408, 409, 425 and 429 are not rejections)."),
+          "5XX": pspResponse("Unknown outcome: `{ code }`."),
+        },
+      }),
+    },
+    {
+      method: "get",
+      path: "/sandbox/provider/pix/{idempotency_key}",
+      operation: sandboxOperation({
+        operationId: "sandboxStatus",
+        summary: "PSP: status of a Pix",
+        description: "`processing`, `confirmed` or `rejected`; `404` when the PSP never made it.",
+        security: providerSecurity,
+        parameters: [paymentKey],
+        responses: {
+          "200": pspResponse("The payment's status."),
+          "404": pspResponse("Not found: `{ code: not_found }`."),
+          "5XX": pspResponse("Unavailable: check again."),
+        },
+      }),
+    },
+    {
+      method: "post",
+      path: "/sandbox/provider/outage",
+      operation: sandboxOperation({
+        operationId: "sandboxOutage",
+        summary: "Fault drill: take the PSP API down for a while",
+        description: "Not part of a real PSP: its `/provider/pix` API answers `503 { code: unavailable }` until the outage ends.",
+        security: [],
+        requestBody: jsonBody("SandboxOutageRequest"),
+        responses: {
+          "200": jsonResponse("When the outage ends.", "SandboxOutage"),
+          "400": pspResponse("Invalid body: `{ code: invalid_request }`."),
+        },
+      }),
+    },
+    {
+      method: "get",
+      path: "/sandbox/provider/payments",
+      operation: sandboxOperation({
+        operationId: "sandboxPayments",
+        summary: "Everything the sandbox holds",
+        description: "For tests and demos: each payment with its call counts and whether money left.",
+        security: [],
+        responses: { "200": jsonResponse("The payments.", "SandboxPaymentList") },
+      }),
+    },
+    {
+      method: "get",
+      path: "/sandbox/provider/payments/{idempotency_key}",
+      operation: sandboxOperation({
+        operationId: "sandboxPayment",
+        summary: "One payment the sandbox holds",
+        description: "`made` tells whether money actually left.",
+        security: [],
+        parameters: [paymentKey],
+        responses: {
+          "200": jsonResponse("The payment.", "SandboxPayment"),
+          "404": problemResponse("The sandbox never saw this key."),
+        },
+      }),
+    },
+  ];
+}

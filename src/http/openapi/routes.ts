@@ -1,0 +1,18 @@
+// GET /openapi.json and GET /docs (CONTRACT §2): the API described from its own schemas. No
+// auth: the document holds nothing a client could not learn by calling the API.
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env.ts";
+import { openApiDocument } from "./document.ts";
+import { renderReference } from "./render-html.ts";
+
+/** The page loads nothing: no scripts, no fetches, only its own inline styles. */
+const docsContentSecurityPolicy =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+export const apiDocsRoutes = new Hono<AppEnv>();
+
+apiDocsRoutes.get("/openapi.json", (c) => c.json(openApiDocument(c.env)));
+
+apiDocsRoutes.get("/docs", (c) =>
+  c.html(renderReference(openApiDocument(c.env)), 200, { "Content-Security-Policy": docsContentSecurityPolicy }),
+);
