@@ -1,7 +1,10 @@
-// GET /healthz (CONTRACT §2): 200 when the database answers, else 503.
+// GET /healthz (CONTRACT §2): 200 when the database answers, else a 503 problem (errors are
+// problem+json everywhere, this one included).
 import { Hono } from "hono";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
+import { problem } from "./problem.ts";
+import { log } from "./request-id.ts";
 
 export const healthRoutes = new Hono<AppEnv>();
 
@@ -9,7 +12,8 @@ healthRoutes.get("/", async (c) => {
   try {
     await withRequestDb(c, (db) => db.query("SELECT 1"));
     return c.json({ status: "ok" });
-  } catch {
-    return c.json({ status: "unavailable" }, 503);
+  } catch (error) {
+    log(c, "health_database_unavailable", { error: String(error) }, "error");
+    return problem(c, 503, { type: "unavailable", detail: "The database does not answer." });
   }
 });

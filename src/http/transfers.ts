@@ -94,8 +94,10 @@ transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
 transferRoutes.get("/:id", async (c) => {
   const id = c.req.param("id");
   const notFound = () => problem(c, 404, { type: "not-found", detail: "No such transfer." });
-  if (!transferIdPattern.test(id)) return notFound();
-  const found = await withRequestDb(c, (db) => transferForAccount(db, id, c.get("accountId")));
+  // A malformed id names no transfer, but an unknown account must still get its 403: look it up
+  // with the nil UUID, which no transfer has (ids are random v4 UUIDs).
+  const lookupId = transferIdPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
+  const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
   if (found.outcome === "account_not_found")
     return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   if (found.outcome === "not_found") return notFound();

@@ -48,7 +48,11 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody), async (c) => {
   const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
   if (result.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   if (result.outcome === "unavailable") {
-    return problem(c, 503, { type: "unavailable", detail: "The resolution could not be recorded; try again.", headers: { "Retry-After": "1" } });
+    return problem(c, 503, {
+      type: "unavailable",
+      detail: "The resolution could not be recorded; try again.",
+      headers: { "Retry-After": "1" },
+    });
   }
   if (result.outcome === "not_in_review") {
     return problem(c, 409, { type: "conflict", detail: `Only a transfer in needs_review can be resolved; this one is ${result.state}.` });
