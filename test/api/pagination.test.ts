@@ -1,0 +1,89 @@
+// GET /v1/transfers (CONTRACT §2): the caller's transfers newest first, `limit` from 1 to 100,
+// and a cursor that walks every page with no duplicate and no gap.
+import { beforeAll, describe, expect, it } from "vitest";
+import { transferPageSchema, transferSchema } from "../../src/http/schemas.ts";
+import { listLimitMax } from "../../src/http/transfers.ts";
+import { call, clientHeaders, createTransfer } from "../support/api.ts";
+import { emptyAccount, expectJson, expectValidationProblem, validTransfer } from "./helpers.ts";
+
+const transferCount = 7;
+let accountId: string;
+/** Ids in creation order. */
+const createdIds: string[] = [];
+
+beforeAll(async () => {
+  // No money: each transfer ends at once (insufficient funds), so the list is stable.
+  accountId = await emptyAccount("page");
+  for (let i = 0; i < transferCount; i++) {
+    const response = await createTransfer(accountId, { ...validTransfer, amount_cents: 100 + i });
+    createdIds.push((await expectJson(response, 202, transferSchema)).id);
+  }
+});
+
+async function list(query: string) {
+  return call(`/v1/transfers${query}`, { headers: await clientHeaders(accountId) });
+}
+
+describe("GET /v1/transfers", () => {
+  it("lists the caller's transfers newest first, 20 by default", async () => {
+    const page = await expectJson(await list(""), 200, transferPageSchema);
+    expect(page.data.map((t) => t.id)).toEqual([...createdIds].reverse());
+    expect(page.next_cursor).toBeNull();
+    const createdAt = page.data.map((t) => Date.parse(t.created_at));
+    expect(createdAt).toEqual([...createdAt].sort((a, b) => b - a));
+  });
+
+  it("walks every page with the cursor, without duplicates or gaps", async () => {
+    for (const limit of [1, 2, 3, transferCount - 1, transferCount, listLimitMax]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const query: string = `?limit=${limit}${cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
+        const page = await expectJson(await list(query), 200, transferPageSchema);
+        expect(page.data.length).toBeLessThanOrEqual(limit);
+        seen.push(...page.data.map((t) => t.id));
+        cursor = page.next_cursor;
+        pages += 1;
+        expect(pages).toBeLessThanOrEqual(transferCount + 1);
+      } while (cursor !== null);
+      expect(seen, `limit ${limit}`).toEqual([...createdIds].reverse());
+      expect(pages).toBe(Math.max(1, Math.ceil(transferCount / limit)));
+    }
+  });
+
+  it("gives no cursor on a page that ends exactly at the last transfer", async () => {
+    const page = await expectJson(await list(`?limit=${transferCount}`), 200, transferPageSchema);
+    expect(page.data).toHaveLength(transferCount);
+    expect(page.next_cursor).toBeNull();
+  });
+
+  it.each([
+    ["0", "?limit=0"],
+    ["101", `?limit=${listLimitMax + 1}`],
+    ["negative", "?limit=-1"],
+    ["not a number", "?limit=ten"],
+    ["a fraction", "?limit=2.5"],
+  ])("answers 400 to a limit of %s", async (_label, query) => {
+    await expectValidationProblem(await list(query), "limit");
+  });
+
+  it.each([
+    ["garbage", "not-a-cursor"],
+    ["base64 of something else", btoa(JSON.stringify({ hello: "world" }))],
+    ["a cursor with a bad time", btoa(JSON.stringify(["yesterday", crypto.randomUUID()]))],
+    ["an overlong cursor", "a".repeat(201)],
+  ])("answers 400 to a cursor that is %s", async (_label, cursor) => {
+    await expectValidationProblem(await list(`?cursor=${encodeURIComponent(cursor)}`), "cursor");
+  });
+
+  it("answers 400 to an unknown query parameter", async () => {
+    await expectValidationProblem(await list("?page=2"), "");
+  });
+
+  it("answers an empty page to an account without transfers", async () => {
+    const other = await emptyAccount("page");
+    const response = await call("/v1/transfers", { headers: await clientHeaders(other) });
+    expect(await expectJson(response, 200, transferPageSchema)).toEqual({ data: [], next_cursor: null });
+  });
+});
