@@ -18,6 +18,8 @@ export interface Env {
   JWT_AUDIENCE?: string;
   WEBHOOK_SECRET: string;
   OPS_TOKEN: string;
+  /** Optional: where a transfer entering needs_review is POSTed, signed like our webhooks. */
+  OPS_ALERT_URL?: string;
   PROVIDER_URL?: string;
   PROVIDER_TOKEN?: string;
   SANDBOX_PROVIDER?: string;

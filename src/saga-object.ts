@@ -3,6 +3,7 @@
 // guarded by the expected state), serialises its steps, and uses its alarm for backoff checks,
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
+import { noticeNeedsReview } from "./alerts/needs-review.ts";
 import { withPool } from "./db/pool.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
@@ -121,6 +122,7 @@ export class TransferSaga extends DurableObject<Env> {
         const ports: SagaPorts = { db, provider: providerFor(this.env), timings: this.timings(), nowMs: () => Date.now() };
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
+        noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
       });
       await this.ctx.storage.delete(faultsKey);

@@ -22,6 +22,8 @@ export const contractVariableNames = [
   "NIGHT_TRANSFER_LIMIT_CENTS",
   "VELOCITY_MAX_PER_10_MIN",
   "NEW_KEY_REVIEW_ABOVE_CENTS",
+  // Not in the contract: the project's optional needs_review alert (README, Operator console).
+  "OPS_ALERT_URL",
 ] as const;
 
 /** The contract variables present in `environment` (an empty value counts as set). */
