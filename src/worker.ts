@@ -1,6 +1,7 @@
 // The Hono app: mounts one route module per resource, the error handling, and the cron entry.
 // Data flows one way: request -> validation -> saga object -> ledger/provider -> response.
 import { Hono } from "hono";
+import { consoleRoutes } from "./console/app.tsx";
 import type { Env } from "./env.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { clientAuth } from "./http/auth/client-auth.ts";
@@ -44,6 +45,7 @@ app.route("/ops/reconciliation", opsReconciliationRoutes);
 app.route("/ops/sweep", opsSweepRoutes);
 app.route("/webhooks", webhookRoutes);
 app.route("/sandbox", sandboxRoutes);
+app.route("/console", consoleRoutes);
 
 export default {
   fetch: app.fetch,

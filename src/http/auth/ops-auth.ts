@@ -28,7 +28,7 @@ export function opsAuth(): MiddlewareHandler<{ Bindings: OpsAuthBindings }> {
  * Hashing both sides first gives timingSafeEqual the equal lengths it needs, so neither the
  * token's content nor its length leaks through how long the comparison takes.
  */
-async function sameSecret(presented: string, expected: string): Promise<boolean> {
+export async function sameSecret(presented: string, expected: string): Promise<boolean> {
   const encoder = new TextEncoder();
   const [presentedHash, expectedHash] = await Promise.all([
     crypto.subtle.digest("SHA-256", encoder.encode(presented)),

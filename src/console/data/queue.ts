@@ -1,0 +1,39 @@
+// The needs_review queue: oldest first (worked in order of arrival), with how much money it
+// freezes in total. The list is bounded; the count and total always cover the whole queue.
+import type { Queryable } from "../../db/queryable.ts";
+
+export const queueRowsMax = 200;
+
+export interface QueueItem {
+  id: string;
+  accountId: string;
+  amountCents: number;
+  pixKey: string;
+  createdAt: string;
+  /** When it entered needs_review; its age in the queue counts from here. */
+  reviewSince: string;
+}
+
+export interface ReviewQueue {
+  items: QueueItem[];
+  count: number;
+  totalCents: number;
+}
+
+export async function reviewQueue(db: Queryable, rowsMax: number = queueRowsMax): Promise<ReviewQueue> {
+  const { rows } = await db.query<{ items: QueueItem[] | null; count: string; total_cents: string }>(
+    `WITH queue AS (
+       SELECT t.id, t.account_id, t.amount_cents, t.pix_key, t.created_at,
+              (SELECT max(h.at) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'needs_review') AS review_since
+         FROM transfers t WHERE t.state = 'needs_review')
+     SELECT (SELECT jsonb_agg(jsonb_build_object('id', q.id, 'accountId', q.account_id, 'amountCents', q.amount_cents,
+                     'pixKey', q.pix_key, 'createdAt', rfc3339(q.created_at),
+                     'reviewSince', rfc3339(coalesce(q.review_since, q.created_at))) ORDER BY q.created_at, q.id)
+               FROM (SELECT * FROM queue ORDER BY created_at, id LIMIT $1) q) AS items,
+            (SELECT count(*) FROM queue) AS count,
+            (SELECT coalesce(sum(amount_cents), 0) FROM queue) AS total_cents`,
+    [rowsMax],
+  );
+  const row = rows[0];
+  return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
+}

@@ -1,0 +1,65 @@
+// One transfer's whole story for the console: transferStory (the same read GET /ops/transfers/:id
+// answers with), parsed once here so the views work with checked, typed fields.
+import { z } from "zod";
+import type { Queryable } from "../../db/queryable.ts";
+import { transferStory } from "../../transfers/ops-reads.ts";
+
+const historyEntry = z.object({
+  from: z.string().nullable(),
+  state: z.string(),
+  at: z.string(),
+  reason: z.string().nullable(),
+  actor: z.string(),
+  evidence: z.unknown(),
+});
+
+const providerCall = z.object({
+  kind: z.string(),
+  at: z.string(),
+  outcome: z.string(),
+  http_status: z.number().nullable(),
+  duration_ms: z.number(),
+  detail: z.unknown(),
+});
+
+const ledgerEntry = z.object({
+  account_id: z.string(),
+  amount_cents: z.number(),
+  balance_after_cents: z.number().nullable(),
+  at: z.string(),
+});
+
+const storySchema = z.object({
+  id: z.string(),
+  account_id: z.string(),
+  state: z.string(),
+  amount_cents: z.number(),
+  pix_key: z.string(),
+  pix_key_type: z.string(),
+  description: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  failure_code: z.string().nullable(),
+  end_to_end_id: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  send_attempts: z.number(),
+  checks_made: z.number(),
+  next_check_at: z.string().nullable(),
+  deadline_at: z.string().nullable(),
+  history: z.array(historyEntry),
+  provider_calls: z.array(providerCall),
+  hold: z.object({ status: z.string(), amount_cents: z.number(), created_at: z.string(), resolved_at: z.string().nullable() }).nullable(),
+  entries: z.array(ledgerEntry),
+});
+
+export type TransferStory = z.infer<typeof storySchema>;
+export type HistoryEntry = z.infer<typeof historyEntry>;
+export type ProviderCall = z.infer<typeof providerCall>;
+
+export const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export async function readTransferStory(db: Queryable, transferId: string): Promise<TransferStory | null> {
+  if (!transferIdPattern.test(transferId)) return null;
+  const story = await transferStory(db, transferId);
+  return story === null ? null : storySchema.parse(story);
+}

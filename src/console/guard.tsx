@@ -1,0 +1,59 @@
+// The console's gate: a valid session cookie or a redirect to the login page; for a POST also
+// the session's CSRF token and a same-origin request. A client JWT or the bare OPS_TOKEN in an
+// Authorization header opens nothing here: only the signed cookie does.
+import type { Context, MiddlewareHandler } from "hono";
+import type { ConsoleEnv } from "./console-env.ts";
+import { page } from "./render.ts";
+import { consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";
+import { clearSessionCookie, readSessionCookie } from "./session-cookie.ts";
+import { RefusalPage } from "./views/refusal.tsx";
+
+export const loginPath = "/console/login";
+
+/** OPS_TOKEN unset: fail closed, as /ops/* does. */
+export function notConfigured(c: Context): Response | Promise<Response> {
+  return page(c, <RefusalPage title="Console unavailable" message="Operator access is not configured (OPS_TOKEN is unset)." />, 503);
+}
+
+export function requireSession(): MiddlewareHandler<ConsoleEnv> {
+  return async (c, next) => {
+    if (!c.env.OPS_TOKEN) return notConfigured(c);
+    const key = await consoleKey(c.env.OPS_TOKEN);
+    const cookie = readSessionCookie(c);
+    const session = await readSession(key, cookie, Date.now());
+    if (!session) {
+      // A stale or forged cookie is dropped, so the browser stops sending it.
+      if (cookie !== undefined) clearSessionCookie(c);
+      return c.redirect(loginPath, 303);
+    }
+    c.set("session", session);
+    c.set("consoleKey", key);
+    c.set("csrfToken", await csrfToken(key, session));
+    await next();
+  };
+}
+
+/**
+ * Browsers send Origin on every cross-origin POST and Sec-Fetch-Site on every request, so a
+ * page on another site is refused here even before its missing token is. A request with
+ * neither comes from no browser, and so cannot carry a victim's cookie by itself.
+ */
+export function sameOrigin(c: Context): boolean {
+  const origin = c.req.header("Origin");
+  if (origin !== undefined && origin !== new URL(c.req.url).origin) return false;
+  const fetchSite = c.req.header("Sec-Fetch-Site");
+  return fetchSite === undefined || fetchSite === "same-origin" || fetchSite === "none";
+}
+
+/** For every state-changing route: after requireSession. */
+export function requireCsrf(): MiddlewareHandler<ConsoleEnv> {
+  return async (c, next) => {
+    const form = await c.req.parseBody();
+    const presented = typeof form.csrf === "string" ? form.csrf : "";
+    if (!sameOrigin(c) || !(await csrfTokenMatches(c.var.consoleKey, c.var.session, presented))) {
+      const message = "This form did not come from your console session (missing or wrong CSRF token). Reload the page and try again.";
+      return page(c, <RefusalPage title="Request refused" message={message} csrfToken={c.var.csrfToken} />, 403);
+    }
+    await next();
+  };
+}

@@ -1,0 +1,39 @@
+// The account page, the review queue and reconciliation: reads, plus running reconciliation.
+import { type Context, Hono } from "hono";
+import { reconcile } from "../../ledger/ledger.ts";
+import type { ConsoleEnv } from "../console-env.ts";
+import { readAccount } from "../data/account.ts";
+import { withConsoleDb } from "../data/db.ts";
+import { reviewQueue } from "../data/queue.ts";
+import { requireCsrf } from "../guard.tsx";
+import { page } from "../render.ts";
+import { AccountPage } from "../views/account.tsx";
+import { QueuePage } from "../views/queue.tsx";
+import { ReconciliationPage } from "../views/reconciliation.tsx";
+import { RefusalPage } from "../views/refusal.tsx";
+
+export const accountPages = new Hono<ConsoleEnv>();
+
+accountPages.get("/accounts/:id", async (c) => {
+  const account = await withConsoleDb(c.env, (db) => readAccount(db, c.req.param("id")));
+  if (!account)
+    return page(c, <RefusalPage title="Account not found" message="No customer account has this id." csrfToken={c.var.csrfToken} />, 404);
+  return page(c, <AccountPage account={account} csrfToken={c.var.csrfToken} />);
+});
+
+accountPages.get("/queue", async (c) => {
+  const queue = await withConsoleDb(c.env, (db) => reviewQueue(db));
+  return page(c, <QueuePage queue={queue} csrfToken={c.var.csrfToken} nowMs={Date.now()} />);
+});
+
+/**
+ * Reconciliation is one read-only query, so the page runs it on every view rather than keep
+ * the last result somewhere; the button (a POST, CSRF-checked like every action) runs it again.
+ */
+async function reconciliationPage(c: Context<ConsoleEnv>) {
+  const report = await withConsoleDb(c.env, (db) => reconcile(db));
+  return page(c, <ReconciliationPage report={report} ranAt={new Date().toISOString()} csrfToken={c.var.csrfToken} />);
+}
+
+accountPages.get("/reconciliation", (c) => reconciliationPage(c));
+accountPages.post("/reconciliation", requireCsrf(), (c) => reconciliationPage(c));

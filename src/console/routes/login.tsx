@@ -1,0 +1,46 @@
+// Login and logout. Login checks the operator token in constant time and sets the signed
+// session cookie; a wrong token (a client JWT included) gets the form again with a 401.
+import { Hono } from "hono";
+import { sameSecret } from "../../http/auth/ops-auth.ts";
+import { log } from "../../http/request-id.ts";
+import type { ConsoleEnv } from "../console-env.ts";
+import { notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
+import { page } from "../render.ts";
+import { consoleKey, issueSession, readSession } from "../session.ts";
+import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../session-cookie.ts";
+import { LoginPage } from "../views/login.tsx";
+
+/** Longer than any token we issue; bounds the hashing a login attempt can cause. */
+const tokenLengthMax = 4096;
+
+export const loginRoutes = new Hono<ConsoleEnv>();
+
+loginRoutes.get("/login", async (c) => {
+  if (!c.env.OPS_TOKEN) return notConfigured(c);
+  const session = await readSession(await consoleKey(c.env.OPS_TOKEN), readSessionCookie(c), Date.now());
+  if (session) return c.redirect("/console", 303);
+  return page(c, <LoginPage />);
+});
+
+loginRoutes.post("/login", async (c) => {
+  if (!c.env.OPS_TOKEN) return notConfigured(c);
+  // No session exists yet to bind a token to; the Origin check stops another site from
+  // logging the operator into a session it chose (login CSRF).
+  if (!sameOrigin(c)) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
+  const form = await c.req.parseBody();
+  const token = typeof form.token === "string" ? form.token : "";
+  if (token === "" || token.length > tokenLengthMax || !(await sameSecret(token, c.env.OPS_TOKEN))) {
+    log(c, "console_login_refused", {}, "warn");
+    return page(c, <LoginPage error="That operator token is not valid. Nothing was opened." />, 401);
+  }
+  const { cookieValue } = await issueSession(await consoleKey(c.env.OPS_TOKEN), Date.now());
+  writeSessionCookie(c, cookieValue);
+  log(c, "console_login", {});
+  return c.redirect("/console", 303);
+});
+
+loginRoutes.post("/logout", requireSession(), requireCsrf(), (c) => {
+  clearSessionCookie(c);
+  log(c, "console_logout", {});
+  return c.redirect("/console/login", 303);
+});

@@ -1,0 +1,83 @@
+// Search, the transfer page, and resolving a needs_review transfer (form, confirmation, result).
+// Resolution goes through the transfer's saga object, exactly as POST /ops/transfers/:id/resolve.
+import { Hono } from "hono";
+import { z } from "zod";
+import { log } from "../../http/request-id.ts";
+import type { ConsoleEnv } from "../console-env.ts";
+import { withConsoleDb } from "../data/db.ts";
+import { reviewQueue } from "../data/queue.ts";
+import { search } from "../data/search.ts";
+import { readTransferStory } from "../data/story.ts";
+import { requireCsrf } from "../guard.tsx";
+import { page } from "../render.ts";
+import { RefusalPage } from "../views/refusal.tsx";
+import { ConfirmPage, noteLengthMax } from "../views/resolve.tsx";
+import { SearchPage } from "../views/search.tsx";
+import { TransferPage } from "../views/transfer.tsx";
+
+const resolveForm = z.object({
+  outcome: z.enum(["sent", "not_sent"], { error: "Choose whether the Pix was sent or not." }),
+  note: z
+    .string({ error: "A note is required." })
+    .trim()
+    .min(1, { error: "A note is required: say what you checked." })
+    .max(noteLengthMax, { error: `The note is longer than ${noteLengthMax} characters.` }),
+  confirm: z.literal("yes").optional(),
+});
+
+export const transferPages = new Hono<ConsoleEnv>();
+
+transferPages.get("/", async (c) => {
+  const queue = await withConsoleDb(c.env, (db) => reviewQueue(db, 0));
+  return page(c, <SearchPage csrfToken={c.var.csrfToken} query="" hits={null} queue={queue} />);
+});
+
+transferPages.get("/search", async (c) => {
+  const query = c.req.query("q") ?? "";
+  const { hits, queue } = await withConsoleDb(c.env, async (db) => ({ hits: await search(db, query), queue: await reviewQueue(db, 0) }));
+  const only = hits.length === 1 ? hits[0] : undefined;
+  if (only) return c.redirect(`/console/${only.kind === "account" ? "accounts" : "transfers"}/${encodeURIComponent(only.id)}`, 303);
+  return page(c, <SearchPage csrfToken={c.var.csrfToken} query={query} hits={hits} queue={queue} />);
+});
+
+transferPages.get("/transfers/:id", async (c) => {
+  const story = await withConsoleDb(c.env, (db) => readTransferStory(db, c.req.param("id")));
+  if (!story)
+    return page(c, <RefusalPage title="Transfer not found" message="No transfer has this id." csrfToken={c.var.csrfToken} />, 404);
+  const notice = c.req.query("resolved") === "1" ? `Resolved: the transfer is now ${story.state}.` : undefined;
+  return page(c, <TransferPage story={story} csrfToken={c.var.csrfToken} notice={notice} />);
+});
+
+transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
+  const id = c.req.param("id");
+  const csrfToken = c.var.csrfToken;
+  const story = await withConsoleDb(c.env, (db) => readTransferStory(db, id));
+  if (!story) return page(c, <RefusalPage title="Transfer not found" message="No transfer has this id." csrfToken={csrfToken} />, 404);
+  const parsed = resolveForm.safeParse(await c.req.parseBody());
+  if (!parsed.success) {
+    const error = parsed.error.issues.map((issue) => issue.message).join(" ");
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={error} />, 400);
+  }
+  const { outcome, note, confirm } = parsed.data;
+  const notInReview = (state: string) => `Only a transfer in needs_review can be resolved; this one is ${state}. Nothing was changed.`;
+  if (story.state !== "needs_review")
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={notInReview(story.state)} />, 409);
+  if (confirm !== "yes") return page(c, <ConfirmPage story={story} outcome={outcome} note={note} csrfToken={csrfToken} />);
+
+  const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
+  if (result.outcome === "not_found") {
+    return page(c, <RefusalPage title="Transfer not found" message="No transfer has this id." csrfToken={csrfToken} />, 404);
+  }
+  if (result.outcome === "unavailable") {
+    const error = "The resolution could not be recorded just now (the database did not answer). Nothing changed; try again.";
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={error} />, 503);
+  }
+  if (result.outcome === "not_in_review") {
+    // Someone else resolved it between the confirmation and now: show what it is.
+    const current = (await withConsoleDb(c.env, (db) => readTransferStory(db, id))) ?? story;
+    return page(c, <TransferPage story={current} csrfToken={csrfToken} error={notInReview(result.state)} />, 409);
+  }
+  log(c, "console_transfer_resolved", { transfer_id: id, outcome, state: result.state });
+  // Post/redirect/get: a reload shows the result instead of posting the resolution again.
+  return c.redirect(`/console/transfers/${id}?resolved=1`, 303);
+});

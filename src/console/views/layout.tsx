@@ -1,0 +1,62 @@
+// The page frame: document head, the navigation (with the logout form when signed in), and the
+// main landmark with the page's one h1. Every page goes through here, so every page has them.
+import type { Child } from "hono/jsx";
+
+export interface LayoutProps {
+  title: string;
+  /** The session's CSRF token when signed in: shows the navigation and the logout button. */
+  csrfToken?: string | undefined;
+  children?: Child;
+}
+
+export function Layout({ title, csrfToken, children }: LayoutProps) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>{`${title} · Pix operator console`}</title>
+        <link rel="stylesheet" href="/console/styles.css" />
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <header>
+          <nav aria-label="Console">
+            <span class="brand">Pix operator console</span>
+            {csrfToken === undefined ? null : (
+              <>
+                <a href="/console">Search</a>
+                <a href="/console/queue">Review queue</a>
+                <a href="/console/reconciliation">Reconciliation</a>
+                <form method="post" action="/console/logout">
+                  <input type="hidden" name="csrf" value={csrfToken} />
+                  <button type="submit">Log out</button>
+                </form>
+              </>
+            )}
+          </nav>
+        </header>
+        <main id="main">
+          <h1>{title}</h1>
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+}
+
+/** A short message box; `role="alert"` makes screen readers announce refusals and results. */
+export function Message({ kind, children }: { kind: "notice" | "error" | "warning"; children?: Child }) {
+  return (
+    <div class={kind} role={kind === "notice" ? "status" : "alert"}>
+      {children}
+    </div>
+  );
+}
+
+export function StateBadge({ state }: { state: string }) {
+  return <span class={`state state-${state}`}>{state}</span>;
+}

@@ -1,0 +1,88 @@
+// The transfer page: its facts, the resolve form when it waits for review, its timeline, the
+// provider evidence, and the hold with its ledger entries.
+import type { TransferStory } from "../data/story.ts";
+import { formatCents, formatTime } from "../format.ts";
+import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
+import { Layout, Message, StateBadge } from "./layout.tsx";
+import { ResolveForm } from "./resolve.tsx";
+
+export interface TransferPageProps {
+  story: TransferStory;
+  csrfToken: string;
+  notice?: string | undefined;
+  error?: string | undefined;
+}
+
+function Facts({ story }: { story: TransferStory }) {
+  return (
+    <dl class="facts panel">
+      <dt>State</dt>
+      <dd>
+        <StateBadge state={story.state} />
+      </dd>
+      <dt>Amount</dt>
+      <dd>
+        <strong>{formatCents(story.amount_cents)}</strong>
+      </dd>
+      <dt>Account</dt>
+      <dd>
+        <a href={`/console/accounts/${encodeURIComponent(story.account_id)}`}>{story.account_id}</a>
+      </dd>
+      <dt>Pix key</dt>
+      <dd>
+        <code>{story.pix_key}</code> ({story.pix_key_type})
+      </dd>
+      <dt>Description</dt>
+      <dd>{story.description ?? "—"}</dd>
+      <dt>End-to-end id</dt>
+      <dd>{story.end_to_end_id === null ? "—" : <code>{story.end_to_end_id}</code>}</dd>
+      <dt>Failure</dt>
+      <dd>{story.failure_reason === null ? "—" : `${story.failure_reason}${story.failure_code ? ` (${story.failure_code})` : ""}`}</dd>
+      <dt>Created</dt>
+      <dd>{formatTime(story.created_at)}</dd>
+      <dt>Updated</dt>
+      <dd>{formatTime(story.updated_at)}</dd>
+      <dt>Review deadline</dt>
+      <dd>{formatTime(story.deadline_at)}</dd>
+      <dt>Provider calls</dt>
+      <dd>{`${story.send_attempts} send(s), ${story.checks_made} status check(s)`}</dd>
+    </dl>
+  );
+}
+
+export function TransferPage({ story, csrfToken, notice, error }: TransferPageProps) {
+  return (
+    <Layout title={`Transfer ${story.id}`} csrfToken={csrfToken}>
+      {notice === undefined ? null : (
+        <Message kind="notice">
+          <p>{notice}</p>
+        </Message>
+      )}
+      {error === undefined ? null : (
+        <Message kind="error">
+          <p>{error}</p>
+        </Message>
+      )}
+      <Facts story={story} />
+      {story.state === "needs_review" ? (
+        <section aria-labelledby="resolve-heading">
+          <h2 id="resolve-heading">Resolve</h2>
+          <p>The saga could not learn whether this Pix was made. The hold of {formatCents(story.amount_cents)} stays until you decide.</p>
+          <ResolveForm story={story} csrfToken={csrfToken} />
+        </section>
+      ) : null}
+      <section aria-labelledby="timeline-heading">
+        <h2 id="timeline-heading">Timeline</h2>
+        <Timeline history={story.history} />
+      </section>
+      <section aria-labelledby="provider-heading">
+        <h2 id="provider-heading">Provider evidence</h2>
+        <ProviderCalls calls={story.provider_calls} />
+      </section>
+      <section aria-labelledby="hold-heading">
+        <h2 id="hold-heading">Hold and ledger entries</h2>
+        <HoldAndEntries story={story} />
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,102 @@
+// Each console page renders for a signed-in operator with the facts it exists to show.
+import { beforeAll, describe, expect, it } from "vitest";
+import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { csrfFor, getPage, login, postForm } from "./support.ts";
+
+let cookie: string;
+let accountId: string;
+let completed: TransferJson;
+
+beforeAll(async () => {
+  cookie = await login();
+  accountId = await fundedAccount(123_456);
+  const created = await createTransfer(accountId, {
+    amount_cents: 2_500,
+    pix_key: "100.000.001-08",
+    pix_key_type: "cpf",
+    description: "aluguel",
+  });
+  completed = await waitForFinalState(accountId, (await created.json<TransferJson>()).id);
+  expect(completed.state).toBe("completed");
+});
+
+async function pageText(path: string): Promise<string> {
+  const response = await getPage(path, cookie);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toContain("text/html");
+  return response.text();
+}
+
+describe("console pages", () => {
+  it("home: the search form and the review queue summary", async () => {
+    const html = await pageText("/console");
+    expect(html).toContain("<h1>Search</h1>");
+    expect(html).toContain('<label for="q">Transfer id, end_to_end_id or account id</label>');
+    expect(html).toContain("Waiting for review");
+  });
+
+  it("search goes straight to the one transfer or account it finds", async () => {
+    for (const [query, location] of [
+      [completed.id, `/console/transfers/${completed.id}`],
+      [completed.id.toUpperCase(), `/console/transfers/${completed.id}`],
+      [completed.end_to_end_id ?? "", `/console/transfers/${completed.id}`],
+      [accountId, `/console/accounts/${accountId}`],
+    ] as const) {
+      const response = await getPage(`/console/search?q=${encodeURIComponent(` ${query} `)}`, cookie);
+      expect(response.status).toBe(303);
+      expect(response.headers.get("location")).toBe(location);
+    }
+    expect(await pageText("/console/search?q=nothing-has-this-id")).toContain("Nothing matches");
+  });
+
+  it("transfer: timeline with reasons and actors, provider evidence, hold and ledger entries", async () => {
+    const html = await pageText(`/console/transfers/${completed.id}`);
+    expect(html).toContain(`<h1>Transfer ${completed.id}</h1>`);
+    expect(html).toContain("R$ 25,00");
+    for (const state of ["started", "funds_reserved", "submitted", "completed"]) expect(html).toContain(`state-${state}`);
+    expect(html).toContain("Provider evidence");
+    expect(html).toContain('<td data-label="Call">send</td>');
+    expect(html).toContain(completed.end_to_end_id ?? "no end_to_end_id");
+    expect(html).toContain("Hold status");
+    expect(html).toContain("<strong>settled</strong>");
+    expect(html).toContain("Ledger entries of the settlement");
+    expect(html).not.toContain("What happened to this Pix?");
+  });
+
+  it("account: balance, held and available, entries and transfers", async () => {
+    const html = await pageText(`/console/accounts/${accountId}`);
+    expect(html).toContain(`<h1>Account ${accountId}</h1>`);
+    expect(html).toContain("R$ 1.209,56"); // 1.234,56 credited, 25,00 sent
+    expect(html).toContain("Recent ledger entries");
+    expect(html).toContain('<td data-label="Kind">credit</td>');
+    expect(html).toContain('<td data-label="Kind">settle</td>');
+    expect(html).toContain(`/console/transfers/${completed.id}`);
+  });
+
+  it("queue: the needs_review transfers with a total", async () => {
+    const html = await pageText("/console/queue");
+    expect(html).toContain("<h1>Review queue</h1>");
+    expect(html).toContain("Total frozen");
+  });
+
+  it("reconciliation: runs on view and again on the button", async () => {
+    expect(await pageText("/console/reconciliation")).toContain("<strong>Reconciled.</strong>");
+    const ran = await postForm("/console/reconciliation", { csrf: await csrfFor(cookie) }, cookie);
+    expect(ran.status).toBe(200);
+    expect(await ran.text()).toContain("<strong>Reconciled.</strong>");
+    expect((await postForm("/console/reconciliation", {}, cookie)).status).toBe(403);
+  });
+
+  it("an unknown transfer or account is a 404 page", async () => {
+    expect((await getPage(`/console/transfers/${crypto.randomUUID()}`, cookie)).status).toBe(404);
+    expect((await getPage("/console/transfers/not-a-uuid", cookie)).status).toBe(404);
+    expect((await getPage("/console/accounts/acct-nobody-has-this", cookie)).status).toBe(404);
+  });
+
+  it("serves its stylesheet to anyone, and nothing else without a session", async () => {
+    const css = await getPage("/console/styles.css", null);
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toContain("text/css");
+    expect((await getPage(`/console/transfers/${completed.id}`, null)).status).toBe(303);
+  });
+});
