@@ -1,0 +1,23 @@
+// What every metric needs: the cluster, a way to report progress, and the CPU meter.
+import type { BenchCluster } from "./cluster.ts";
+import { type CpuMeter, describeShare } from "./cpu.ts";
+import type { SideBySideOptions } from "./load.ts";
+
+export interface BenchContext {
+  cluster: BenchCluster;
+  cpu: CpuMeter;
+  /** A scratch directory of this run, removed at the end. */
+  workDir: string;
+  log(line: string): void;
+  /** Registers a stop for the bench's shutdown too: a Ctrl-C must not orphan a Worker stack. */
+  own(stop: () => Promise<void>): void;
+}
+
+/** Round hooks that log each round's rate and where the CPU went during it. */
+export function loggedRounds(context: BenchContext, label: string): Pick<SideBySideOptions, "beforeRound" | "onRound"> {
+  return {
+    beforeRound: () => context.cpu.begin(),
+    onRound: (variant, round, ratePerS) =>
+      context.log(`${label} round ${round} ${variant}: ${ratePerS.toFixed(0)}/s; ${describeShare(context.cpu.end())}`),
+  };
+}

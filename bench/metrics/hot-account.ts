@@ -1,0 +1,110 @@
+// Metrics 2 and 3 (loopback): every hold on one account, 8 clients. The ledger's hold against
+// the bare conditional UPDATE, the bare UPDATE against the disk's flush limit, and both against
+// a lock-decide-write transaction, measured side by side in one run. The diagnostics of
+// hot-diagnostics.ts say what a miss is made of.
+import type { PoolClient } from "@neondatabase/serverless";
+import type { BenchContext } from "../lib/context.ts";
+import { loggedRounds } from "../lib/context.ts";
+import { benchPool, withClients } from "../lib/db.ts";
+import { measureFlushTime } from "../lib/flush-time.ts";
+import { sideBySide, type Variant } from "../lib/load.ts";
+import { openObserver } from "../lib/observer.ts";
+import { createProposedHold } from "../lib/proposed-hold.ts";
+import { atLeast, type MetricRow, reported } from "../lib/results.ts";
+import { ledgerHold, lockingTransaction, proposedHold, rawConditionalUpdate, updateAndInsertHold } from "./hold-variants.ts";
+import {
+  meanLoneCommits,
+  multiXactDiagnostic,
+  singleClientCommit,
+  slowFlushAddedMs,
+  slowFlushDiagnostic,
+  walFlushDiagnostic,
+} from "./hot-diagnostics.ts";
+import { hotAccountId, seedHotAccount } from "./hot-seed.ts";
+import { loadClients } from "./ledger-efficiency.ts";
+
+const rounds = 5;
+const roundMs = 1_500;
+const warmupMs = 1_000;
+const flushProbeMs = 2_000;
+const ledgerRatioMin = 0.8;
+const flushRatioMin = 0.5;
+const loopbackLockingRatioMin = 1.2;
+
+export async function measureHotAccount(context: BenchContext): Promise<MetricRow[]> {
+  await seedHotAccount(context);
+  const setup = benchPool(context.cluster, 1, "bench-setup");
+  let proposed = false;
+  try {
+    await setup.query("CREATE TABLE IF NOT EXISTS bench_commit_probe (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())");
+    proposed = await createProposedHold(setup);
+  } finally {
+    await setup.end();
+  }
+  if (!proposed) context.log("hot: ledger_hold changed shape; the locked-first diagnostic is skipped");
+
+  const variants: Variant<PoolClient>[] = [
+    { name: "ledger", op: (client) => ledgerHold(client, hotAccountId) },
+    { name: "raw", op: (client) => rawConditionalUpdate(client, hotAccountId) },
+    { name: "locking", op: (client) => lockingTransaction(client, hotAccountId) },
+    { name: "update+insert", op: (client) => updateAndInsertHold(client, hotAccountId) },
+  ];
+  if (proposed) variants.push({ name: "locked-first", op: (client) => proposedHold(client, hotAccountId) });
+
+  const observer = await openObserver(context.cluster.databaseUrl);
+  try {
+    // Lone commits before and after the load bracket the disk's drift during it.
+    const commitBefore = await singleClientCommit(context, observer);
+    const { rates, walRows, multiXactRows, slowFlush } = await withClients(
+      benchPool(context.cluster, loadClients, "bench-load"),
+      loadClients,
+      async (clients) => ({
+        rates: await sideBySide(clients, variants, { rounds, roundMs, warmupMs, ...loggedRounds(context, "hot") }),
+        walRows: await walFlushDiagnostic(clients, observer, context.cpu),
+        multiXactRows: await multiXactDiagnostic(clients, observer, proposed),
+        slowFlush: await slowFlushDiagnostic(clients),
+      }),
+    );
+    const flushProbe = measureFlushTime(context.cluster.dataDir, flushProbeMs);
+    const commit = meanLoneCommits(commitBefore, await singleClientCommit(context, observer));
+
+    const ledgerPerS = rates.get("ledger") ?? 0;
+    const rawPerS = rates.get("raw") ?? 0;
+    const lockingPerS = rates.get("locking") ?? 0;
+    // The commit flush time as the server itself timed it (pg_stat_io) for lone commits.
+    const flushLimitPerS = 1000 / commit.walFsyncMs;
+    const rows: MetricRow[] = [
+      reported("hot: ledger hold()", ledgerPerS, "holds/s"),
+      reported("hot: raw conditional UPDATE", rawPerS, "holds/s"),
+      atLeast("hot: ledger / raw", ledgerPerS / rawPerS, "ratio", ledgerRatioMin),
+      reported("commit flush (server WAL fsync, lone commits)", commit.walFsyncMs, "ms"),
+      reported("flush limit (1 / commit flush)", flushLimitPerS, "commits/s"),
+      atLeast("hot: raw / flush limit", rawPerS / flushLimitPerS, "ratio", flushRatioMin),
+      reported("diag: single-client INSERT commit, round trip", commit.roundTripMs, "ms"),
+      reported("diag: disk probe, 8 KiB write + fdatasync", flushProbe.flushMs, "ms"),
+      reported("diag hot: raw / probe flush limit", rawPerS / (1000 / flushProbe.flushMs), "ratio"),
+      ...walRows,
+      reported("hot, loopback: locking transaction", lockingPerS, "holds/s"),
+      atLeast("hot, loopback: conditional UPDATE / locking", rawPerS / lockingPerS, "ratio", loopbackLockingRatioMin),
+    ];
+    const updateInsertPerS = rates.get("update+insert") ?? 0;
+    rows.push(reported("diag hot: UPDATE + hold INSERT, one SQL statement", updateInsertPerS, "holds/s"));
+    rows.push(reported("diag hot: ledger hold() / that statement", ledgerPerS / updateInsertPerS, "ratio"));
+    const lockedFirstPerS = rates.get("locked-first");
+    if (lockedFirstPerS !== undefined) {
+      rows.push(reported("diag hot: hold, row locked first", lockedFirstPerS, "holds/s"));
+      rows.push(reported("diag hot: locked-first / raw", lockedFirstPerS / rawPerS, "ratio"));
+    }
+    // With the flush 1 ms slower, the flush limit is 1 / (1 ms + the lone flush).
+    const slowFlushLimitPerS = 1000 / (slowFlushAddedMs + commit.walFsyncMs);
+    return [
+      ...rows,
+      ...multiXactRows,
+      reported(`diag hot, flush +${slowFlushAddedMs} ms: ledger / raw`, slowFlush.ledgerPerS / slowFlush.rawPerS, "ratio"),
+      reported(`diag hot, flush +${slowFlushAddedMs} ms: raw`, slowFlush.rawPerS, "holds/s"),
+      reported(`diag hot, flush +${slowFlushAddedMs} ms: raw / its flush limit`, slowFlush.rawPerS / slowFlushLimitPerS, "ratio"),
+    ];
+  } finally {
+    await observer.close();
+  }
+}

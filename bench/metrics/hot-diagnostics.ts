@@ -1,0 +1,117 @@
+// Diagnostics of the hot-account run: what the commit flush costs alone and under the load,
+// how many commits each flush covered, whether PostgreSQL waited for a core, and how many
+// MultiXacts the hold row's foreign key creates. They explain a miss; they have no targets.
+import type { PoolClient } from "@neondatabase/serverless";
+import type { BenchContext } from "../lib/context.ts";
+import type { CpuMeter } from "../lib/cpu.ts";
+import { benchPool, withClients } from "../lib/db.ts";
+import { closedLoop, sideBySide } from "../lib/load.ts";
+import { type Observer, publishStats } from "../lib/observer.ts";
+import { type MetricRow, reported } from "../lib/results.ts";
+import { ledgerHold, proposedHold, rawConditionalUpdate } from "./hold-variants.ts";
+import { hotAccountId } from "./hot-seed.ts";
+
+const diagnosticMs = 1_500;
+const loneCommitsMs = 1_500;
+
+/** How many commits each WAL flush covered, and how much of the wall time the flushes took. */
+export async function walFlushDiagnostic(clients: PoolClient[], observer: Observer, cpu: CpuMeter): Promise<MetricRow[]> {
+  for (const client of clients) await publishStats(client);
+  const walBefore = await observer.walFlushCounters();
+  const countersBefore = await observer.databaseCounters();
+  cpu.begin();
+  const run = await closedLoop(clients, diagnosticMs, (client) => rawConditionalUpdate(client, hotAccountId));
+  const share = cpu.end();
+  for (const client of clients) await publishStats(client);
+  const walAfter = await observer.walFlushCounters();
+  const countersAfter = await observer.databaseCounters();
+  const fsyncs = walAfter.fsyncs - walBefore.fsyncs;
+  const fsyncMs = walAfter.fsyncMs - walBefore.fsyncMs;
+  const commits = countersAfter.commits - countersBefore.commits;
+  return [
+    reported("diag hot raw: holds", (run.ops / run.elapsedMs) * 1000, "holds/s"),
+    reported("diag hot raw: WAL fsync under this load", fsyncMs / fsyncs, "ms"),
+    reported("diag hot raw: commits per WAL fsync", commits / fsyncs, "commits"),
+    reported("diag hot raw: share of wall time in WAL fsync", fsyncMs / run.elapsedMs, "ratio"),
+    // Backends runnable but without a core: each wake-up after a flush or a lock waits this long.
+    reported("diag hot raw: postgres waiting for a core", share.postgresWaitingCores, "cores"),
+    reported("diag hot raw: machine busy (all processes)", share.machineCores, "cores"),
+  ];
+}
+
+/** MultiXacts created per hold on the hot account (CHECKPOINT publishes the counter). */
+export async function multiXactDiagnostic(clients: PoolClient[], observer: Observer, proposed: boolean): Promise<MetricRow[]> {
+  const perHold = async (op: (client: PoolClient) => Promise<void>): Promise<number> => {
+    const before = await observer.nextMultiXactId();
+    const run = await closedLoop(clients, diagnosticMs, op);
+    return ((await observer.nextMultiXactId()) - before) / run.ops;
+  };
+  const rows = [reported("diag hot: MultiXacts per ledger hold()", await perHold((c) => ledgerHold(c, hotAccountId)), "per hold")];
+  if (proposed) {
+    rows.push(reported("diag hot: MultiXacts per locked-first hold", await perHold((c) => proposedHold(c, hotAccountId)), "per hold"));
+  }
+  return rows;
+}
+
+export interface LoneCommits {
+  /** What the client waited per commit: a round trip, the insert and the flush. */
+  roundTripMs: number;
+  /** The server's own mean WAL fsync time over those commits. */
+  walFsyncMs: number;
+}
+
+export function meanLoneCommits(a: LoneCommits, b: LoneCommits): LoneCommits {
+  return { roundTripMs: (a.roundTripMs + b.roundTripMs) / 2, walFsyncMs: (a.walFsyncMs + b.walFsyncMs) / 2 };
+}
+
+/** One client, one-row INSERT commits: nothing to wait for but the round trip and the flush. */
+export async function singleClientCommit(context: BenchContext, observer: Observer): Promise<LoneCommits> {
+  return withClients(benchPool(context.cluster, 1, "bench-commit-probe"), 1, async (clients) => {
+    const [client] = clients;
+    if (!client) throw new Error("no client");
+    await publishStats(client);
+    const before = await observer.walFlushCounters();
+    const run = await closedLoop(clients, loneCommitsMs, async (c) => {
+      await c.query("INSERT INTO bench_commit_probe DEFAULT VALUES");
+    });
+    await publishStats(client);
+    const after = await observer.walFlushCounters();
+    return { roundTripMs: run.elapsedMs / run.ops, walFsyncMs: (after.fsyncMs - before.fsyncMs) / (after.fsyncs - before.fsyncs) };
+  });
+}
+
+/** Added to every commit's flush by commit_delay: about what a Neon commit costs (WAL to safekeepers). */
+export const slowFlushAddedMs = 1;
+const slowFlushRounds = 3;
+const slowFlushRoundMs = 1_500;
+const slowFlushWarmupMs = 500;
+
+export interface SlowFlush {
+  ledgerPerS: number;
+  rawPerS: number;
+}
+
+/**
+ * Ledger against raw on the hot account again, with every commit's flush made 1 ms slower
+ * (commit_delay sleeps before the WAL flush while other transactions are open, as the queued
+ * holds are). Shows which part of the gap is per-commit CPU that a slow flush hides.
+ */
+export async function slowFlushDiagnostic(clients: PoolClient[]): Promise<SlowFlush> {
+  const setDelay = async (delayUs: number): Promise<void> => {
+    for (const client of clients) await client.query(`SET commit_delay = ${delayUs}; SET commit_siblings = 1`);
+  };
+  await setDelay(slowFlushAddedMs * 1000);
+  try {
+    const rates = await sideBySide(
+      clients,
+      [
+        { name: "ledger", op: (client) => ledgerHold(client, hotAccountId) },
+        { name: "raw", op: (client) => rawConditionalUpdate(client, hotAccountId) },
+      ],
+      { rounds: slowFlushRounds, roundMs: slowFlushRoundMs, warmupMs: slowFlushWarmupMs },
+    );
+    return { ledgerPerS: rates.get("ledger") ?? 0, rawPerS: rates.get("raw") ?? 0 };
+  } finally {
+    await setDelay(0);
+  }
+}

@@ -1,0 +1,52 @@
+// Metric 1: the ledger module's hold against the bare conditional UPDATE it wraps, spread over
+// many accounts (no row contention), from the same process through the same driver.
+import { accountIds, seedAccounts } from "../lib/accounts.ts";
+import type { BenchContext } from "../lib/context.ts";
+import { loggedRounds } from "../lib/context.ts";
+import { benchPool, withClients } from "../lib/db.ts";
+import { sideBySide } from "../lib/load.ts";
+import { atLeast, type MetricRow, reported } from "../lib/results.ts";
+import { ledgerHold, rawConditionalUpdate } from "./hold-variants.ts";
+
+export const spreadAccounts = 10_000;
+export const loadClients = 8;
+const rounds = 6;
+const roundMs = 2_000;
+const warmupMs = 1_000;
+const ratioMin = 0.8;
+
+export interface LedgerEfficiency {
+  rows: MetricRow[];
+  rawHoldsPerS: number;
+}
+
+export async function measureLedgerEfficiency(context: BenchContext): Promise<LedgerEfficiency> {
+  const ids = accountIds("bench-spread", spreadAccounts);
+  const setup = benchPool(context.cluster, 1, "bench-setup");
+  try {
+    await seedAccounts(setup, ids);
+  } finally {
+    await setup.end();
+  }
+  const anyAccount = (): string => ids[Math.floor(Math.random() * ids.length)] ?? "";
+  const rates = await withClients(benchPool(context.cluster, loadClients, "bench-load"), loadClients, (clients) =>
+    sideBySide(
+      clients,
+      [
+        { name: "ledger", op: (client) => ledgerHold(client, anyAccount()) },
+        { name: "raw", op: (client) => rawConditionalUpdate(client, anyAccount()) },
+      ],
+      { rounds, roundMs, warmupMs, ...loggedRounds(context, "spread") },
+    ),
+  );
+  const ledgerPerS = rates.get("ledger") ?? 0;
+  const rawPerS = rates.get("raw") ?? 0;
+  return {
+    rawHoldsPerS: rawPerS,
+    rows: [
+      reported("spread: ledger hold()", ledgerPerS, "holds/s"),
+      reported("spread: raw conditional UPDATE", rawPerS, "holds/s"),
+      atLeast("spread: ledger / raw", ledgerPerS / rawPerS, "ratio", ratioMin),
+    ],
+  };
+}

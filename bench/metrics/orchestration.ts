@@ -1,0 +1,181 @@
+// Metric 5: what the Worker and the Durable Object add around the work a confirmation needs.
+// Transfers to silent@sandbox.test are sent and confirmed by the sandbox but get no webhook,
+// and their first status check is an hour away: only our signed webhook moves them. The
+// webhook route awaits the saga's poke, so the webhook's own response time is the whole path
+// (verify, route to the object, ask the provider, settle in Postgres, store, answer). Side by
+// side with each sample: the bare settle statement on a warm connection and one provider
+// status call made directly.
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { PoolClient } from "@neondatabase/serverless";
+import { hold, settle } from "../../src/ledger/ledger.ts";
+import { accountIds, seedAccounts } from "../lib/accounts.ts";
+import { benchSecrets, StackClient } from "../lib/api.ts";
+import type { BenchContext } from "../lib/context.ts";
+import { describeShare } from "../lib/cpu.ts";
+import { benchPool, withClients, withDriverDefaults } from "../lib/db.ts";
+import { atMost, type MetricRow, reported } from "../lib/results.ts";
+import { stackVars } from "../lib/stack-vars.ts";
+import { summarise } from "../lib/stats.ts";
+import { startWorkerStack } from "../lib/worker-stack.ts";
+import { waitForStates } from "./transfer-states.ts";
+
+const samples = 100;
+const warmupSamples = 10;
+const accounts = 20;
+const createConcurrency = 4;
+const amountCents = 100;
+const silentPixKey = "silent@sandbox.test";
+const stateWaitMs = 60_000;
+/** The account whose holds the bare settle statement settles. */
+const holdAccount = "bench-orch-settle";
+const overheadRatioMax = 3;
+
+const timings = {
+  // Only the bench's webhook may move a transfer: the first status check is an hour away.
+  SAGA_FIRST_CHECK_MS: "3600000",
+  SAGA_MAX_CHECK_MS: "3600000",
+  SAGA_DEADLINE_MS: "7200000",
+  SANDBOX_CONFIRM_MS: "0",
+};
+
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const startedAtMs = performance.now();
+  await work();
+  return performance.now() - startedAtMs;
+}
+
+async function createTransfers(api: StackClient, ids: readonly string[], count: number): Promise<string[]> {
+  const created: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: createConcurrency }, async () => {
+      while (next < count) {
+        const n = next++;
+        created.push(await api.createTransfer(ids[n % ids.length] ?? "", amountCents, silentPixKey));
+      }
+    }),
+  );
+  return created;
+}
+
+/** Holds to settle: one per sample, made before timing starts. */
+async function prepareHolds(client: PoolClient, accountId: string, count: number): Promise<string[]> {
+  const holdIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    if ((await hold(client, id, accountId, amountCents)) !== "held") throw new Error("could not prepare a hold to settle");
+    holdIds.push(id);
+  }
+  return holdIds;
+}
+
+async function settleOrFail(db: Parameters<typeof settle>[0], holdId: string): Promise<void> {
+  const result = await settle(db, holdId);
+  if (result !== "settled") throw new Error(`bare settle answered ${result}`);
+}
+
+interface Samples {
+  webhookMs: number[];
+  settleMs: number[];
+  statusMs: number[];
+  freshSettleMs: number[];
+}
+
+/** One measurement of each kind per transfer, interleaved so drift falls on all alike. */
+async function collectSamples(
+  context: BenchContext,
+  api: StackClient,
+  client: PoolClient,
+  transferIds: readonly string[],
+): Promise<Samples> {
+  const warmHolds = await prepareHolds(client, holdAccount, transferIds.length);
+  const freshHolds = await prepareHolds(client, holdAccount, transferIds.length);
+  const samples: Samples = { webhookMs: [], settleMs: [], statusMs: [], freshSettleMs: [] };
+  context.cpu.begin();
+  for (const [i, transferId] of transferIds.entries()) {
+    const webhookMs = await timed(() => api.webhook(transferId));
+    const settleMs = await timed(() => settleOrFail(client, warmHolds[i] ?? ""));
+    const statusMs = await timed(async () => {
+      const status = await api.providerStatus(transferId);
+      if (status !== "confirmed") throw new Error(`the sandbox says ${status}, not confirmed`);
+    });
+    // What the object pays per poke: it opens a pool, connects, runs, and ends it.
+    const freshSettleMs = await withDriverDefaults(() =>
+      timed(async () => {
+        const pool = benchPool(context.cluster, 1, "bench-fresh");
+        try {
+          await settleOrFail(pool, freshHolds[i] ?? "");
+        } finally {
+          await pool.end();
+        }
+      }),
+    );
+    if (i < warmupSamples) continue;
+    samples.webhookMs.push(webhookMs);
+    samples.settleMs.push(settleMs);
+    samples.statusMs.push(statusMs);
+    samples.freshSettleMs.push(freshSettleMs);
+  }
+  context.log(`orchestration samples: ${describeShare(context.cpu.end())}`);
+  return samples;
+}
+
+/** The object times its own provider calls and keeps them as evidence (provider_calls). */
+async function statusInsideObjectP50Ms(client: PoolClient, transferIds: readonly string[]): Promise<number> {
+  const { rows } = await client.query<{ p50_ms: number }>(
+    `SELECT percentile_disc(0.5) WITHIN GROUP (ORDER BY duration_ms) AS p50_ms
+       FROM provider_calls WHERE kind = 'status' AND transfer_id = ANY($1::uuid[])`,
+    [transferIds],
+  );
+  return Number(rows[0]?.p50_ms ?? Number.NaN);
+}
+
+function summaryRows(samples: Samples, insideP50Ms: number): MetricRow[] {
+  const webhook = summarise(samples.webhookMs);
+  const bare = summarise(samples.settleMs);
+  const status = summarise(samples.statusMs);
+  const fresh = summarise(samples.freshSettleMs);
+  return [
+    reported("webhook -> completed (Worker + DO), p50", webhook.p50Ms, "ms"),
+    reported("webhook -> completed (Worker + DO), p99", webhook.p99Ms, "ms"),
+    reported("bare settle statement, p50", bare.p50Ms, "ms"),
+    reported("bare settle statement, p99", bare.p99Ms, "ms"),
+    reported("provider status call, p50", status.p50Ms, "ms"),
+    reported("provider status call, p99", status.p99Ms, "ms"),
+    atMost("webhook p50 / (settle + status) p50", webhook.p50Ms / (bare.p50Ms + status.p50Ms), "ratio", overheadRatioMax),
+    reported("webhook p99 / (settle + status) p99", webhook.p99Ms / (bare.p99Ms + status.p99Ms), "ratio"),
+    reported("diag: new pool + settle, driver defaults, p50", fresh.p50Ms, "ms"),
+    reported("diag: new pool + settle, driver defaults, p99", fresh.p99Ms, "ms"),
+    reported("diag: status call as the object timed it, p50", insideP50Ms, "ms"),
+  ];
+}
+
+export async function measureOrchestration(context: BenchContext, root: string): Promise<MetricRow[]> {
+  const secrets = benchSecrets();
+  const ids = accountIds("bench-orch", accounts);
+  const setup = benchPool(context.cluster, 1, "bench-setup");
+  try {
+    await seedAccounts(setup, [...ids, holdAccount]);
+  } finally {
+    await setup.end();
+  }
+  const stack = await startWorkerStack(root, context.workDir, "orchestration", stackVars(context.cluster, secrets, timings));
+  context.own(stack.stop);
+  context.cpu.watchWorker(stack.pid);
+  try {
+    const api = new StackClient(stack.baseUrl, secrets);
+    const transferIds = await createTransfers(api, ids, samples + warmupSamples);
+    await waitForStates(context, transferIds, ["submitted"], stateWaitMs);
+    return await withClients(benchPool(context.cluster, 1, "bench-settle"), 1, async ([client]) => {
+      if (!client) throw new Error("no client");
+      const measured = await collectSamples(context, api, client, transferIds);
+      await waitForStates(context, transferIds, ["completed"], stateWaitMs);
+      return summaryRows(measured, await statusInsideObjectP50Ms(client, transferIds.slice(warmupSamples)));
+    });
+  } finally {
+    context.cpu.watchWorker(undefined);
+    await stack.stop();
+    context.log(`orchestration: wrangler log at ${path.basename(stack.logFile)}`);
+  }
+}

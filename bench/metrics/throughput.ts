@@ -1,0 +1,120 @@
+// Metric 6: transfers completed per second through `wrangler dev`, the whole system at once:
+// clients POST transfers, each saga holds, its alarm sends to the sandbox, and its next alarm
+// (50 ms later) finds the payment confirmed and settles. Silent keys: no sandbox webhooks, whose
+// delivery is one at a time from the sandbox's single object, would otherwise set the pace.
+// Counted from Postgres: completions inside the loaded window, after a warm-up.
+import path from "node:path";
+import type { Pool } from "@neondatabase/serverless";
+import { accountIds, seedAccounts } from "../lib/accounts.ts";
+import { benchSecrets, StackClient } from "../lib/api.ts";
+import type { BenchContext } from "../lib/context.ts";
+import { type CpuShare, describeShare } from "../lib/cpu.ts";
+import { benchPool } from "../lib/db.ts";
+import { closedLoop } from "../lib/load.ts";
+import { openObserver } from "../lib/observer.ts";
+import { type MetricRow, reported } from "../lib/results.ts";
+import { stackVars } from "../lib/stack-vars.ts";
+import { startWorkerStack } from "../lib/worker-stack.ts";
+import { waitForStates } from "./transfer-states.ts";
+
+const clients = 16;
+/** Enough accounts that no per-account limit (velocity, daily, request rate) comes near. */
+const accounts = 400;
+const loadMs = 15_000;
+const warmupMs = 3_000;
+const drainWaitMs = 90_000;
+const statsSettleMs = 1_500;
+const amountCents = 100;
+const silentPixKey = "silent@sandbox.test";
+
+const timings = {
+  SAGA_FIRST_CHECK_MS: "50",
+  SAGA_MAX_CHECK_MS: "1000",
+  SAGA_DEADLINE_MS: "600000",
+  SANDBOX_CONFIRM_MS: "0",
+};
+
+interface Load {
+  transferIds: string[];
+  startedAtMs: number;
+  endedAtMs: number;
+  cpu: CpuShare;
+  /** Database sessions opened from the start of the load until every transfer completed. */
+  sessions: number;
+}
+
+async function runLoad(context: BenchContext, api: StackClient, ids: readonly string[]): Promise<Load> {
+  const observer = await openObserver(context.cluster.databaseUrl);
+  try {
+    const sessionsBefore = (await observer.databaseCounters()).sessions;
+    const transferIds: string[] = [];
+    let next = 0;
+    const startedAtMs = Date.now();
+    context.cpu.begin();
+    await closedLoop(
+      Array.from({ length: clients }, (_, i) => i),
+      loadMs,
+      async () => {
+        transferIds.push(await api.createTransfer(ids[next++ % ids.length] ?? "", amountCents, silentPixKey));
+      },
+    );
+    const endedAtMs = Date.now();
+    const cpu = context.cpu.end();
+    context.log(`throughput: ${transferIds.length} transfers created; ${describeShare(cpu)}`);
+    await waitForStates(context, transferIds, ["completed"], drainWaitMs);
+    // Backends publish their counters as they exit; give the last ones a moment.
+    await new Promise((resolve) => setTimeout(resolve, statsSettleMs));
+    const sessions = (await observer.databaseCounters()).sessions - sessionsBefore;
+    return { transferIds, startedAtMs, endedAtMs, cpu, sessions };
+  } finally {
+    await observer.close();
+  }
+}
+
+/** Completions per second inside the loaded window (same clock: bench and Postgres share it). */
+async function completionRows(pool: Pool, load: Load, rawHoldsPerS: number): Promise<MetricRow[]> {
+  const windowStartMs = load.startedAtMs + warmupMs;
+  const { rows } = await pool.query<{ completed: string; p50_ms: number | null }>(
+    `SELECT count(*) AS completed,
+            percentile_disc(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM updated_at - created_at) * 1000) AS p50_ms
+       FROM transfers
+      WHERE id = ANY($1::uuid[]) AND state = 'completed'
+        AND updated_at >= to_timestamp($2 / 1000.0) AND updated_at < to_timestamp($3 / 1000.0)`,
+    [load.transferIds, windowStartMs, load.endedAtMs],
+  );
+  const completedPerS = Number(rows[0]?.completed ?? 0) / ((load.endedAtMs - windowStartMs) / 1000);
+  const loadMsTotal = load.endedAtMs - load.startedAtMs;
+  const created = load.transferIds.length;
+  const cpuMsPerTransfer = (cores: number): number => (cores * loadMsTotal) / created;
+  return [
+    reported("e2e: transfers accepted (POST)", (created / loadMsTotal) * 1000, "transfers/s"),
+    reported("e2e: transfers completed", completedPerS, "transfers/s"),
+    reported("e2e: created -> completed, p50 (incl. 50 ms check delay)", Number(rows[0]?.p50_ms ?? Number.NaN), "ms"),
+    reported("e2e completed / raw spread hold rate", completedPerS / rawHoldsPerS, "ratio"),
+    reported("diag e2e: database connections opened per transfer", load.sessions / created, "connections"),
+    reported("diag e2e: postgres CPU per transfer", cpuMsPerTransfer(load.cpu.postgresCores), "ms"),
+    reported("diag e2e: workerd CPU per transfer", cpuMsPerTransfer(load.cpu.workerCores), "ms"),
+  ];
+}
+
+export async function measureThroughput(context: BenchContext, root: string, rawHoldsPerS: number): Promise<MetricRow[]> {
+  const secrets = benchSecrets();
+  const ids = accountIds("bench-e2e", accounts);
+  const pool = benchPool(context.cluster, 1, "bench-e2e-watch");
+  try {
+    await seedAccounts(pool, ids);
+    const stack = await startWorkerStack(root, context.workDir, "throughput", stackVars(context.cluster, secrets, timings));
+    context.own(stack.stop);
+    context.cpu.watchWorker(stack.pid);
+    try {
+      const load = await runLoad(context, new StackClient(stack.baseUrl, secrets), ids);
+      return await completionRows(pool, load, rawHoldsPerS);
+    } finally {
+      context.cpu.watchWorker(undefined);
+      await stack.stop();
+      context.log(`throughput: wrangler log at ${path.basename(stack.logFile)}`);
+    }
+  } finally {
+    await pool.end();
+  }
+}
