@@ -1,23 +1,15 @@
-// Metric 5: what the Worker and the Durable Object add around the work a confirmation needs.
-// Transfers to silent@sandbox.test are sent and confirmed by the sandbox but get no webhook,
-// and their first status check is an hour away: only our signed webhook moves them. The
-// webhook route awaits the saga's poke, so the webhook's own response time is the whole path
-// (verify, route to the object, ask the provider, settle in Postgres, store, answer). Side by
-// side with each sample: the bare settle statement on a warm connection and one provider
-// status call made directly.
-import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { PoolClient } from "@neondatabase/serverless";
-import { hold, settle } from "../../src/ledger/ledger.ts";
 import { accountIds, seedAccounts } from "../lib/accounts.ts";
 import { benchSecrets, StackClient } from "../lib/api.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { describeShare } from "../lib/cpu.ts";
-import { benchPool, withClients, withDriverDefaults } from "../lib/db.ts";
+import { benchPool, withClients } from "../lib/db.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
 import { stackVars } from "../lib/stack-vars.ts";
 import { summarise } from "../lib/stats.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
+import { freshConnectionSettle, prepareHolds, settleOrFail } from "./settle-probes.ts";
 import { waitForStates } from "./transfer-states.ts";
 
 const samples = 100;
@@ -59,27 +51,15 @@ async function createTransfers(api: StackClient, ids: readonly string[], count: 
   return created;
 }
 
-/** Holds to settle: one per sample, made before timing starts. */
-async function prepareHolds(client: PoolClient, accountId: string, count: number): Promise<string[]> {
-  const holdIds: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const id = randomUUID();
-    if ((await hold(client, id, accountId, amountCents)) !== "held") throw new Error("could not prepare a hold to settle");
-    holdIds.push(id);
-  }
-  return holdIds;
-}
-
-async function settleOrFail(db: Parameters<typeof settle>[0], holdId: string): Promise<void> {
-  const result = await settle(db, holdId);
-  if (result !== "settled") throw new Error(`bare settle answered ${result}`);
-}
-
 interface Samples {
   webhookMs: number[];
   settleMs: number[];
   statusMs: number[];
+  /** New pool, connect, settle, end: what the object pays per poke. */
   freshSettleMs: number[];
+  freshConnectMs: number[];
+  /** The first statement on a new connection: the backend compiles the PL/pgSQL it calls. */
+  freshFirstSettleMs: number[];
 }
 
 /** One measurement of each kind per transfer, interleaved so drift falls on all alike. */
@@ -91,7 +71,7 @@ async function collectSamples(
 ): Promise<Samples> {
   const warmHolds = await prepareHolds(client, holdAccount, transferIds.length);
   const freshHolds = await prepareHolds(client, holdAccount, transferIds.length);
-  const samples: Samples = { webhookMs: [], settleMs: [], statusMs: [], freshSettleMs: [] };
+  const samples: Samples = { webhookMs: [], settleMs: [], statusMs: [], freshSettleMs: [], freshConnectMs: [], freshFirstSettleMs: [] };
   context.cpu.begin();
   for (const [i, transferId] of transferIds.entries()) {
     const webhookMs = await timed(() => api.webhook(transferId));
@@ -100,22 +80,14 @@ async function collectSamples(
       const status = await api.providerStatus(transferId);
       if (status !== "confirmed") throw new Error(`the sandbox says ${status}, not confirmed`);
     });
-    // What the object pays per poke: it opens a pool, connects, runs, and ends it.
-    const freshSettleMs = await withDriverDefaults(() =>
-      timed(async () => {
-        const pool = benchPool(context.cluster, 1, "bench-fresh");
-        try {
-          await settleOrFail(pool, freshHolds[i] ?? "");
-        } finally {
-          await pool.end();
-        }
-      }),
-    );
+    const fresh = await freshConnectionSettle(context, freshHolds[i] ?? "");
     if (i < warmupSamples) continue;
     samples.webhookMs.push(webhookMs);
     samples.settleMs.push(settleMs);
     samples.statusMs.push(statusMs);
-    samples.freshSettleMs.push(freshSettleMs);
+    samples.freshSettleMs.push(fresh.totalMs);
+    samples.freshConnectMs.push(fresh.connectMs);
+    samples.freshFirstSettleMs.push(fresh.firstSettleMs);
   }
   context.log(`orchestration samples: ${describeShare(context.cpu.end())}`);
   return samples;
@@ -147,6 +119,8 @@ function summaryRows(samples: Samples, insideP50Ms: number): MetricRow[] {
     reported("webhook p99 / (settle + status) p99", webhook.p99Ms / (bare.p99Ms + status.p99Ms), "ratio"),
     reported("diag: new pool + settle, driver defaults, p50", fresh.p50Ms, "ms"),
     reported("diag: new pool + settle, driver defaults, p99", fresh.p99Ms, "ms"),
+    reported("diag: of which connect, p50", summarise(samples.freshConnectMs).p50Ms, "ms"),
+    reported("diag: of which first settle on the new connection, p50", summarise(samples.freshFirstSettleMs).p50Ms, "ms"),
     reported("diag: status call as the object timed it, p50", insideP50Ms, "ms"),
   ];
 }
