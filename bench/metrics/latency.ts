@@ -12,7 +12,7 @@ import { closedLoop, sideBySide } from "../lib/load.ts";
 import { atLeast, type MetricRow, reported } from "../lib/results.ts";
 import { ledgerHold, lockingTransaction, rawConditionalUpdate } from "./hold-variants.ts";
 import { hotAccountId, seedHotAccount } from "./hot-seed.ts";
-import { loadClients } from "./ledger-efficiency.ts";
+import { loadClients, seedSpreadAccounts } from "./ledger-efficiency.ts";
 
 export const addedDelayMsEachWay = 1;
 const rounds = 4;
@@ -32,6 +32,7 @@ async function roundTripMs(clients: PoolClient[]): Promise<number> {
 
 export async function measureWithLatency(context: BenchContext): Promise<MetricRow[]> {
   await seedHotAccount(context);
+  const anySpreadAccount = await seedSpreadAccounts(context);
   const loopbackMs = await withClients(benchPool(context.cluster, 1, "bench-rtt"), 1, roundTripMs);
   const coalescedMs = await withDriverDefaults(() => withClients(benchPool(context.cluster, 1, "bench-rtt"), 1, roundTripMs));
   const proxy = await startDelayProxy(context.cluster.port, addedDelayMsEachWay);
@@ -45,6 +46,9 @@ export async function measureWithLatency(context: BenchContext): Promise<MetricR
           { name: "raw", op: (client) => rawConditionalUpdate(client, hotAccountId) },
           { name: "locking", op: (client) => lockingTransaction(client, hotAccountId) },
           { name: "ledger", op: (client) => ledgerHold(client, hotAccountId) },
+          // Metric 1's pair again, now with distance: what the ledger costs once round trips do.
+          { name: "spread-ledger", op: (client) => ledgerHold(client, anySpreadAccount()) },
+          { name: "spread-raw", op: (client) => rawConditionalUpdate(client, anySpreadAccount()) },
         ],
         { rounds, roundMs, warmupMs, ...loggedRounds(context, "latency") },
       );
@@ -60,6 +64,8 @@ export async function measureWithLatency(context: BenchContext): Promise<MetricR
         reported("hot, +latency: ledger hold()", ledgerPerS, "holds/s"),
         atLeast("hot, +latency: conditional UPDATE / locking", rawPerS / lockingPerS, "ratio", lockingRatioMin),
         reported("hot, +latency: ledger hold() / locking", ledgerPerS / lockingPerS, "ratio"),
+        reported("hot, +latency: ledger hold() / raw", ledgerPerS / rawPerS, "ratio"),
+        reported("diag spread, +latency: ledger hold() / raw", (rates.get("spread-ledger") ?? 0) / (rates.get("spread-raw") ?? 0), "ratio"),
       ];
     });
   } finally {

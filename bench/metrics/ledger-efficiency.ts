@@ -20,7 +20,8 @@ export interface LedgerEfficiency {
   rawHoldsPerS: number;
 }
 
-export async function measureLedgerEfficiency(context: BenchContext): Promise<LedgerEfficiency> {
+/** Seeds the spread accounts (idempotent) and returns a picker of one of them at random. */
+export async function seedSpreadAccounts(context: BenchContext): Promise<() => string> {
   const ids = accountIds("bench-spread", spreadAccounts);
   const setup = benchPool(context.cluster, 1, "bench-setup");
   try {
@@ -28,7 +29,11 @@ export async function measureLedgerEfficiency(context: BenchContext): Promise<Le
   } finally {
     await setup.end();
   }
-  const anyAccount = (): string => ids[Math.floor(Math.random() * ids.length)] ?? "";
+  return () => ids[Math.floor(Math.random() * ids.length)] ?? "";
+}
+
+export async function measureLedgerEfficiency(context: BenchContext): Promise<LedgerEfficiency> {
+  const anyAccount = await seedSpreadAccounts(context);
   const rates = await withClients(benchPool(context.cluster, loadClients, "bench-load"), loadClients, (clients) =>
     sideBySide(
       clients,
