@@ -13,11 +13,23 @@ export interface BenchContext {
   own(stop: () => Promise<void>): void;
 }
 
-/** Round hooks that log each round's rate and where the CPU went during it. */
-export function loggedRounds(context: BenchContext, label: string): Pick<SideBySideOptions, "beforeRound" | "onRound"> {
+/**
+ * Round hooks that log each round's rate and where the CPU went during it; with `cpuMsPerOp`,
+ * they also collect, per variant, the CPU one operation cost the bench's own processes
+ * (PostgreSQL, the proxy, the client): on a CPU-bound machine that ratio sets the rate ratio.
+ */
+export function loggedRounds(
+  context: BenchContext,
+  label: string,
+  cpuMsPerOp?: Map<string, number[]>,
+): Pick<SideBySideOptions, "beforeRound" | "onRound"> {
   return {
     beforeRound: () => context.cpu.begin(),
-    onRound: (variant, round, ratePerS) =>
-      context.log(`${label} round ${round} ${variant}: ${ratePerS.toFixed(0)}/s; ${describeShare(context.cpu.end())}`),
+    onRound: (variant, round, ratePerS) => {
+      const share = context.cpu.end();
+      context.log(`${label} round ${round} ${variant}: ${ratePerS.toFixed(0)}/s; ${describeShare(share)}`);
+      const ownCores = share.postgresCores + share.proxyCores + share.clientCores;
+      cpuMsPerOp?.set(variant, [...(cpuMsPerOp.get(variant) ?? []), (ownCores / ratePerS) * 1000]);
+    },
   };
 }

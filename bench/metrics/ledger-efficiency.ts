@@ -32,8 +32,13 @@ export async function seedSpreadAccounts(context: BenchContext): Promise<() => s
   return () => ids[Math.floor(Math.random() * ids.length)] ?? "";
 }
 
+function mean(values: readonly number[] | undefined): number {
+  return values && values.length > 0 ? values.reduce((sum, value) => sum + value, 0) / values.length : Number.NaN;
+}
+
 export async function measureLedgerEfficiency(context: BenchContext): Promise<LedgerEfficiency> {
   const anyAccount = await seedSpreadAccounts(context);
+  const cpuMsPerOp = new Map<string, number[]>();
   const rates = await withClients(benchPool(context.cluster, loadClients, "bench-load"), loadClients, (clients) =>
     sideBySide(
       clients,
@@ -41,7 +46,7 @@ export async function measureLedgerEfficiency(context: BenchContext): Promise<Le
         { name: "ledger", op: (client) => ledgerHold(client, anyAccount()) },
         { name: "raw", op: (client) => rawConditionalUpdate(client, anyAccount()) },
       ],
-      { rounds, roundMs, warmupMs, ...loggedRounds(context, "spread") },
+      { rounds, roundMs, warmupMs, ...loggedRounds(context, "spread", cpuMsPerOp) },
     ),
   );
   const ledgerPerS = rates.get("ledger") ?? 0;
@@ -52,6 +57,8 @@ export async function measureLedgerEfficiency(context: BenchContext): Promise<Le
       reported("spread: ledger hold()", ledgerPerS, "holds/s"),
       reported("spread: raw conditional UPDATE", rawPerS, "holds/s"),
       atLeast("spread: ledger / raw", ledgerPerS / rawPerS, "ratio", ratioMin),
+      reported("diag spread: CPU per ledger hold() (postgres + proxy + client)", mean(cpuMsPerOp.get("ledger")), "ms"),
+      reported("diag spread: CPU per raw UPDATE (postgres + proxy + client)", mean(cpuMsPerOp.get("raw")), "ms"),
     ],
   };
 }
