@@ -1,9 +1,13 @@
 // WebSocket-to-TCP proxy so the Neon serverless driver (which speaks Postgres over WebSocket)
 // can reach a plain local PostgreSQL. Local development and tests only: production talks to Neon.
+// Given a fault switchboard (the chaos tests), it relays message by message so faults can be
+// injected; without one it is a plain pipe.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { createWebSocketStream, WebSocketServer } from "ws";
+import { relayWithFaults } from "./db-faults/relay.ts";
+import type { FaultRules } from "./db-faults/rules.ts";
 
 export interface WsProxy {
   /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy. */
@@ -16,7 +20,12 @@ function isLoopbackTarget(host: string): boolean {
   return host === "127.0.0.1" || host === "localhost" || host === "::1";
 }
 
-export async function startWsProxy(port = 0): Promise<WsProxy> {
+export interface WsProxyOptions {
+  /** Relay through this switchboard (latency, blackhole, resets, lost replies) instead of a pipe. */
+  faults?: FaultRules;
+}
+
+export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Promise<WsProxy> {
   const http: Server = createServer((_req, res) => {
     res.writeHead(426).end("websocket only");
   });
@@ -32,6 +41,10 @@ export async function startWsProxy(port = 0): Promise<WsProxy> {
     }
     const tcp = connect({ host, port: targetPort });
     const stream = createWebSocketStream(socket);
+    if (options.faults) {
+      relayWithFaults(stream, tcp, options.faults);
+      return;
+    }
     tcp.setNoDelay(true);
     stream.pipe(tcp).pipe(stream);
     const closeBoth = () => {

@@ -1,9 +1,12 @@
 // Vitest global setup (runs in Node): a throwaway PostgreSQL on a free port, migrated, and the
 // WebSocket proxy the Neon driver in workerd uses to reach it. Torn down after the run.
+// The chaos tests get a second proxy that can inject faults, and its control endpoint;
+// CHAOS_SCALE=full (npm run chaos) makes them heavy, CHAOS_REPORT names where their tally goes.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
+import { startFaultHarness } from "../../scripts/lib/db-faults/harness.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
 import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
@@ -13,6 +16,9 @@ declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
     neonWsProxy: string;
+    faultWsProxy: string;
+    faultControlUrl: string;
+    chaosScale: "short" | "full";
   }
 }
 
@@ -26,16 +32,22 @@ export default async function setup(project: TestProject): Promise<() => Promise
     serverFlags: ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
   });
   const proxy = await startWsProxy();
+  const faults = await startFaultHarness();
   try {
     await applyMigrations(postgres.databaseUrl);
   } catch (error) {
+    await faults.stop();
     await proxy.close();
     await postgres.stop();
     throw error;
   }
   project.provide("databaseUrl", postgres.databaseUrl);
   project.provide("neonWsProxy", proxy.address);
+  project.provide("faultWsProxy", faults.proxyAddress);
+  project.provide("faultControlUrl", faults.controlUrl);
+  project.provide("chaosScale", process.env.CHAOS_SCALE === "full" ? "full" : "short");
   return async () => {
+    await faults.stop(process.env.CHAOS_REPORT);
     await proxy.close();
     await postgres.stop();
     await rm(root, { recursive: true, force: true });
