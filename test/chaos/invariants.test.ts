@@ -1,0 +1,149 @@
+// The invariant checker must be able to fail: each invariant is broken on purpose, inside a
+// transaction that is rolled back (constraints and triggers dropped only there), and the
+// checker must name it. A checker that passes everything would make every chaos run green.
+import type { Pool, PoolClient } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
+import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { sandboxKeys } from "../support/faults.ts";
+import { checkInvariants, type InvariantId, type PaymentLookup, takeEntriesSnapshot } from "../support/invariants.ts";
+
+let pool: Pool;
+let accountId: string;
+let completedId: string;
+let refusedId: string;
+beforeAll(async () => {
+  pool = testPool(3);
+  accountId = await fundedAccount(5_000);
+  const completed = await (await createTransfer(accountId, { amount_cents: 3_000, ...sandboxKeys.silent })).json<TransferJson>();
+  completedId = (await waitForFinalState(accountId, completed.id)).id;
+  const refused = await (await createTransfer(accountId, { amount_cents: 9_000, ...sandboxKeys.silent })).json<TransferJson>();
+  refusedId = refused.id;
+  expect(refused.failure_reason).toBe("insufficient_funds");
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+/** What the provider would say: paid for the completed transfer, and whatever a case adds. */
+function provider(extra: Record<string, Partial<PaymentView>> = {}): PaymentLookup {
+  return async (id) => {
+    const base: PaymentView = { idempotency_key: id, send_calls: 1, status_calls: 1, made: true, status: "confirmed", end_to_end_id: null };
+    if (extra[id]) return { ...base, ...extra[id] };
+    return id === completedId ? base : null;
+  };
+}
+
+/** Runs `breakIt` and the checker in one transaction, then rolls everything back. */
+async function violationsAfter(breakIt: (db: PoolClient) => Promise<unknown>, payment: PaymentLookup = provider()): Promise<InvariantId[]> {
+  const entriesBefore = await takeEntriesSnapshot(pool, [accountId]);
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await breakIt(client);
+    const found = await checkInvariants(pool, { accountIds: [accountId], entriesBefore, payment, within: client, overdueMsMax: 60_000 });
+    return [...new Set(found.map((v) => v.invariant))];
+  } finally {
+    await client.query("ROLLBACK");
+    client.release();
+  }
+}
+
+describe("the invariant checker", () => {
+  it("finds nothing wrong with a healthy account", async () => {
+    expect(await violationsAfter(async () => undefined)).toEqual([]);
+  });
+
+  it.each<{ invariant: InvariantId; how: string; breakIt: (db: PoolClient) => Promise<unknown>; payment?: () => PaymentLookup }>([
+    {
+      invariant: "I1",
+      how: "a balance that differs from its entries",
+      breakIt: (db) => db.query("UPDATE accounts SET balance_cents = balance_cents + 1 WHERE id = $1", [accountId]),
+    },
+    {
+      invariant: "I1",
+      how: "a ledger transaction that does not sum to zero (the COMMIT check would refuse it)",
+      breakIt: async (db) => {
+        const { rows } = await db.query<{ id: string }>(
+          "INSERT INTO ledger_transactions (op_key, kind, account_id, amount_cents) VALUES ($1, 'credit', $2, 5) RETURNING id::text",
+          [`broken:${crypto.randomUUID()}`, accountId],
+        );
+        await db.query("INSERT INTO entries (transaction_id, account_id, amount_cents) VALUES ($1, 'house:funding', -5)", [rows[0]?.id]);
+      },
+    },
+    {
+      invariant: "I2",
+      how: "a negative available balance",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE accounts DROP CONSTRAINT accounts_available_not_negative");
+        await db.query("UPDATE accounts SET held_cents = balance_cents + 1 WHERE id = $1", [accountId]);
+      },
+    },
+    {
+      invariant: "I3",
+      how: "a transfer that entered completed twice",
+      breakIt: (db) =>
+        db.query("INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES ($1, 'completed', 'completed', 'saga')", [
+          completedId,
+        ]),
+    },
+    {
+      invariant: "I4",
+      how: "completed with its hold still held",
+      breakIt: (db) => db.query("UPDATE holds SET status = 'held', resolved_at = NULL WHERE id = $1", [completedId]),
+    },
+    {
+      invariant: "I5",
+      how: "an in-flight saga with no next check",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE transfers DROP CONSTRAINT transfers_failed_iff_compensated");
+        await db.query("UPDATE transfers SET state = 'submitted', next_check_at = NULL WHERE id = $1", [refusedId]);
+      },
+    },
+    {
+      invariant: "I6",
+      how: "a payment at the provider for a refused transfer",
+      breakIt: async () => undefined,
+      payment: () => provider({ [refusedId]: { made: false, status: "processing" } }),
+    },
+    {
+      invariant: "I7",
+      how: "released while the provider paid",
+      breakIt: async (db) => {
+        await db.query("UPDATE transfers SET state = 'compensated', failure_reason = 'not_sent' WHERE id = $1", [completedId]);
+      },
+    },
+    {
+      invariant: "I8",
+      how: "a transition no provider answer justifies",
+      breakIt: (db) =>
+        db.query(
+          "INSERT INTO transfer_history (transfer_id, from_state, to_state, actor, evidence) VALUES ($1, 'completed', 'compensated', 'provider', $2)",
+          [completedId, JSON.stringify({ provider_call: "webhook", outcome: "rejected:said_so" })],
+        ),
+    },
+    {
+      invariant: "I9",
+      how: "an entry edited in place (with the append-only trigger off)",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE entries DISABLE TRIGGER entries_no_update_or_delete");
+        await db.query(
+          "UPDATE entries SET amount_cents = amount_cents WHERE account_id = $1 AND id = (SELECT min(id) FROM entries WHERE account_id = $1)",
+          [accountId],
+        );
+        await db.query("UPDATE entries SET created_at = created_at + interval '1 second' WHERE account_id = $1", [accountId]);
+      },
+    },
+    {
+      invariant: "I10",
+      how: "two transfers under one Idempotency-Key",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE transfers DROP CONSTRAINT transfers_idempotency_key_per_account");
+        await db.query("UPDATE transfers SET idempotency_key = 'same' WHERE account_id = $1", [accountId]);
+      },
+    },
+  ])("reports $invariant: $how", async ({ invariant, breakIt, payment }) => {
+    expect(await violationsAfter(breakIt, payment?.())).toContain(invariant);
+  });
+});
