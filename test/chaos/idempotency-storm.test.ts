@@ -1,0 +1,63 @@
+// Many concurrent requests with one Idempotency-Key (a client retrying in a loop, a proxy
+// replaying): one transfer, one hold, one payment. The same body gets the first answer byte for
+// byte; another body under the key gets 422; beyond the per-account rate limit, 429.
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTransfer, fundedAccount, sandboxPayment } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { sandboxKeys, tally } from "../support/faults.ts";
+import { expectInvariants } from "./support/checks.ts";
+import { drain, tallyOutcomes } from "./support/drain.ts";
+import { scaled } from "./support/scale.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(3);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+const requests = scaled(40, 100);
+const body = { amount_cents: 2_500, ...sandboxKeys.happy };
+/** Every tenth request changes the amount under the same key. */
+const otherBodyEvery = 10;
+
+describe("one Idempotency-Key, many concurrent requests", () => {
+  it(`creates one transfer out of ${requests} concurrent requests`, async () => {
+    const accountId = await fundedAccount(100_000);
+    const key = crypto.randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: requests }, async (_, i) => {
+        const sent = i % otherBodyEvery === otherBodyEvery - 1 ? { ...body, amount_cents: body.amount_cents + 1 } : body;
+        const response = await createTransfer(accountId, sent, key);
+        return {
+          same: sent === body,
+          status: response.status,
+          replayed: response.headers.get("idempotent-replayed") === "true",
+          text: await response.text(),
+        };
+      }),
+    );
+    await tally({
+      operations: requests,
+      "http.5xx": answers.filter((a) => a.status >= 500).length,
+      "http.429": answers.filter((a) => a.status === 429).length,
+    });
+    // 429: the per-account rate limit (60 a minute) counts every attempt, replays included.
+    for (const a of answers) expect(a.same ? [202, 409, 429] : [409, 422, 429]).toContain(a.status);
+    const accepted = answers.filter((a) => a.status === 202);
+    expect(accepted.filter((a) => !a.replayed)).toHaveLength(1);
+    // Every replay is the first answer, byte for byte.
+    expect(new Set(accepted.map((a) => a.text)).size).toBe(1);
+    const transfer = JSON.parse(accepted[0]?.text ?? "{}") as { id: string };
+
+    const { rows } = await pool.query<{ id: string }>("SELECT id::text FROM transfers WHERE account_id = $1", [accountId]);
+    expect(rows.map((r) => r.id)).toEqual([transfer.id]);
+    expect((await drain(pool, [transfer.id], { timeoutMs: 20_000, rescueAfterMs: 2_000, label: "idempotency_storm" })).stuck).toEqual([]);
+    expect(await sandboxPayment(transfer.id)).toMatchObject({ made: true, send_calls: 1 });
+    await tallyOutcomes(pool, [transfer.id]);
+    await tally({ runs: 1 });
+    await expectInvariants(pool, { accountIds: [accountId], overdueMsMax: 0 }, "after the key storm");
+  });
+});

@@ -1,0 +1,59 @@
+// What fast-check may generate: every command of the model with its parameters. Amounts stay
+// under the night cap and the new-key review threshold so the clock of the run does not matter,
+// and accounts are funded low enough that insufficient funds happen.
+import fc from "fast-check";
+import { sandboxBehaviours } from "../../support/faults.ts";
+import type { WebhookVariant } from "../support/webhooks.ts";
+import {
+  Alarm,
+  Crash,
+  type CrashKind,
+  CreateTransfer,
+  Credit,
+  DbFault,
+  type DbFaultKind,
+  ProviderOutage,
+  RepeatTransfer,
+  Resolve,
+  Sweep,
+  Wait,
+  Webhook,
+} from "./commands.ts";
+
+export const accountsPerRun = 3;
+export const amountCentsMax = 60_000;
+
+const webhookVariants: WebhookVariant[] = ["true", "lying", "replayed", "stale_replay", "forged", "reserialised"];
+const crashKinds: CrashKind[] = ["abort_all", "evict_one"];
+const dbFaultKinds: DbFaultKind[] = ["reset", "drop_reply", "cut_before", "latency", "blackhole", "kill"];
+
+const accountIndex = fc.nat({ max: accountsPerRun - 1 });
+const transferIndex = fc.nat({ max: 1_000 });
+
+const createTransfer = fc
+  .tuple(accountIndex, fc.integer({ min: 1, max: amountCentsMax }), fc.constantFrom(...sandboxBehaviours))
+  .map(([a, amount, behaviour]) => new CreateTransfer(a, amount, behaviour));
+const dbFault = fc.constantFrom(...dbFaultKinds).map((kind) => new DbFault(kind));
+const wait = fc.integer({ min: 50, max: 800 }).map((ms) => new Wait(ms));
+
+/** fc.commands picks uniformly among these: creates, faults and waits are listed more than once to weigh them. */
+export const modelCommands = [
+  createTransfer,
+  createTransfer,
+  createTransfer,
+  fc.tuple(transferIndex, fc.boolean()).map(([t, same]) => new RepeatTransfer(t, same)),
+  fc.tuple(accountIndex, fc.integer({ min: 1, max: 50_000 }), fc.boolean()).map(([a, amount, reuse]) => new Credit(a, amount, reuse)),
+  fc.tuple(transferIndex, fc.constantFrom(...webhookVariants)).map(([t, variant]) => new Webhook(t, variant)),
+  fc.tuple(transferIndex, fc.boolean()).map(([t, twice]) => new Alarm(t, twice)),
+  fc.constant(new Sweep()),
+  fc.tuple(fc.constantFrom(...crashKinds), transferIndex).map(([kind, t]) => new Crash(kind, t)),
+  fc.integer({ min: 200, max: 1_000 }).map((ms) => new ProviderOutage(ms)),
+  dbFault,
+  dbFault,
+  fc.tuple(transferIndex, fc.constantFrom<"sent" | "not_sent">("sent", "not_sent")).map(([t, outcome]) => new Resolve(t, outcome)),
+  wait,
+  wait,
+];
+
+/** Each run's starting balances: some accounts start empty, so early transfers are refused. */
+export const initialFundsCents = fc.array(fc.integer({ min: 0, max: 120_000 }), { minLength: accountsPerRun, maxLength: accountsPerRun });

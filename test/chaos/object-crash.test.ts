@@ -1,0 +1,136 @@
+// The saga object dies: right after its ledger commit (the settle happened, the object never
+// heard), right after the provider accepted the order (sent, not recorded), and again and
+// again while transfers flow. A new instance resumes from its cached record and the database;
+// nothing is paid twice or settled twice.
+import { env } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { fundedAccount, getBalance, sandboxPayment } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { abortObjects, clearDbFaults, injectDbFault, sandboxKeys, silentKey, tally } from "../support/faults.ts";
+import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { ledgerFootprint } from "../support/saga.ts";
+import { expectInvariants } from "./support/checks.ts";
+import { createWithRetries } from "./support/clients.ts";
+import { drain, tallyOutcomes } from "./support/drain.ts";
+import { openWithoutObject } from "./support/open.ts";
+import { resolveReviews } from "./support/operator.ts";
+import { scaled } from "./support/scale.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(4);
+});
+afterEach(async () => {
+  await clearDbFaults();
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+const amountCents = 1_500;
+
+async function stateOf(transferId: string): Promise<string> {
+  const { rows } = await pool.query<{ state: string }>("SELECT state FROM transfers WHERE id = $1", [transferId]);
+  return rows[0]?.state ?? "missing";
+}
+
+async function waitForState(transferId: string, state: string): Promise<void> {
+  for (let i = 0; i < 500 && (await stateOf(transferId)) !== state; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await stateOf(transferId)).toBe(state);
+}
+
+describe("the object crashes at a step boundary", () => {
+  it("after the ledger commit: the next instance finds the settle instead of making it", async () => {
+    const accountId = await fundedAccount(10_000);
+    const saga = await openWithoutObject(pool, { accountId, amountCents, ...silentKey });
+    await env.TRANSFER_SAGA.getByName(saga.id).poke("sweeper");
+    expect(await stateOf(saga.id)).toBe("submitted");
+    // The settle commits, its reply is lost, and the object dies before it can retry.
+    await injectDbFault({ kind: "drop_reply", statementPattern: "transfer_apply", count: 1 });
+    await waitForState(saga.id, "completed");
+    await abortObjects();
+    expect((await env.TRANSFER_SAGA.getByName(saga.id).get())?.state).toBe("submitted");
+    expect((await drain(pool, [saga.id], { timeoutMs: 20_000, rescueAfterMs: 2_000, label: "crash_after_commit" })).stuck).toEqual([]);
+    expect((await env.TRANSFER_SAGA.getByName(saga.id).poke("webhook")).state).toBe("completed");
+    expect(await ledgerFootprint(pool, saga.id)).toMatchObject({ holdStatus: "settled", settleTransactions: 1, entries: 2 });
+    expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
+    await expectInvariants(pool, { accountIds: [accountId], overdueMsMax: 0 }, "after a crash past the commit");
+  });
+
+  it("after the provider accepted, before it was recorded: the resend finds the payment", async () => {
+    const accountId = await fundedAccount(10_000);
+    const saga = await openWithoutObject(pool, { accountId, amountCents, ...silentKey });
+    // The write after the send never reaches Postgres, and the object dies.
+    await injectDbFault({ kind: "cut_before", statementPattern: "transfer_apply", count: 1 });
+    await env.TRANSFER_SAGA.getByName(saga.id).poke("sweeper");
+    await abortObjects();
+    expect(await stateOf(saga.id)).toBe("funds_reserved");
+    expect(await sandboxPayment(saga.id)).toMatchObject({ made: true, send_calls: 1 });
+    expect((await drain(pool, [saga.id], { timeoutMs: 20_000, rescueAfterMs: 2_000, label: "crash_after_send" })).stuck).toEqual([]);
+    expect(await stateOf(saga.id)).toBe("completed");
+    expect(await sandboxPayment(saga.id)).toMatchObject({ made: true, send_calls: 2 });
+    expect(await ledgerFootprint(pool, saga.id)).toMatchObject({ holdStatus: "settled", settleTransactions: 1, entries: 2 });
+    await expectInvariants(pool, { accountIds: [accountId], overdueMsMax: 0 }, "after a crash past the send");
+  });
+});
+
+describe("every object reset, again and again, under load", () => {
+  it(
+    "completes every transfer once while all objects are aborted every 150 ms",
+    async () => {
+      const accountCount = scaled(4, 20);
+      const perAccount = scaled(6, 10);
+      const resetForMs = scaled(2_000, 15_000);
+      const accountIds = await Promise.all(Array.from({ length: accountCount }, () => fundedAccount(perAccount * amountCents)));
+      const entriesBefore = await takeEntriesSnapshot(pool, accountIds);
+      const behaviours = [sandboxKeys.happy, sandboxKeys.silent, sandboxKeys.timeoutSent, sandboxKeys.errorSent, sandboxKeys.lyingWebhook];
+
+      let resetting = true;
+      let resets = 0;
+      const resetter = (async () => {
+        while (resetting) {
+          await abortObjects();
+          resets++;
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+      })();
+      const stopAtMs = Date.now() + resetForMs;
+      const created = await Promise.all(
+        accountIds.flatMap((accountId) =>
+          Array.from({ length: perAccount }, async (_, i) => {
+            // Spread the creates over the reset window.
+            await new Promise((resolve) => setTimeout(resolve, (i * resetForMs) / perAccount));
+            return createWithRetries(
+              accountId,
+              { amount_cents: amountCents, ...(behaviours[i % behaviours.length] ?? sandboxKeys.happy) },
+              crypto.randomUUID(),
+              20,
+            );
+          }),
+        ),
+      );
+      while (Date.now() < stopAtMs) await new Promise((resolve) => setTimeout(resolve, 50));
+      resetting = false;
+      await resetter;
+      expect(resets).toBeGreaterThan(3);
+      expect(created.map((c) => c.status)).toEqual(Array(created.length).fill(202));
+      const ids = created.map((c) => c.transfer?.id ?? "");
+
+      const drained = await drain(pool, ids, { timeoutMs: scaled(60_000, 180_000), rescueAfterMs: 3_000, label: "object_resets" });
+      expect(drained.stuck).toEqual([]);
+      // Sagas that kept dying past their deadline wait in review; the operator settles what was paid.
+      await tallyOutcomes(pool, ids);
+      await resolveReviews(pool, ids);
+      const { rows } = await pool.query<{ state: string; n: string }>(
+        "SELECT state, count(*)::text AS n FROM transfers WHERE id::text = ANY($1) GROUP BY state",
+        [ids],
+      );
+      expect(rows).toEqual([{ state: "completed", n: String(ids.length) }]);
+      for (const id of ids) expect((await sandboxPayment(id))?.made).toBe(true);
+      await tally({ runs: 1 });
+      await expectInvariants(pool, { accountIds, entriesBefore, overdueMsMax: 0 }, "after the resets");
+    },
+    scaled(90_000, 400_000),
+  );
+});

@@ -1,0 +1,46 @@
+// A mobile client as the contract asks it to behave: on a 5xx or a broken call it retries with
+// the same Idempotency-Key, so an unknown outcome is looked up, never repeated blindly. Every
+// answer is counted for the chaos table (operations, 5xx).
+import { createTransfer, type TransferBody, type TransferJson } from "../../support/api.ts";
+import { tally } from "../../support/faults.ts";
+
+export interface CreateOutcome {
+  status: number;
+  transfer: TransferJson | null;
+  replayed: boolean;
+  attempts: number;
+  serverErrors: number;
+}
+
+const retryDelayMsFirst = 100;
+/** Backoff grows by `retryDelayMsFirst` per attempt up to this. */
+export const retryDelayMsMax = 2_000;
+
+export async function createWithRetries(
+  accountId: string,
+  body: TransferBody,
+  idempotencyKey: string = crypto.randomUUID(),
+  attemptsMax = 8,
+): Promise<CreateOutcome> {
+  let serverErrors = 0;
+  for (let attempt = 1; ; attempt++) {
+    let status: number;
+    let response: Response | null = null;
+    try {
+      response = await createTransfer(accountId, body, idempotencyKey);
+      status = response.status;
+    } catch {
+      status = 0; // the call itself broke (an aborted object): as unknown as a 5xx
+    }
+    if (status >= 500 || status === 0) serverErrors++;
+    const done = status !== 0 && status < 500;
+    if (done || attempt >= attemptsMax) {
+      await tally({ operations: attempt, "http.5xx": serverErrors, "http.broken": status === 0 ? 1 : 0 });
+      const transfer = response !== null && status === 202 ? await response.json<TransferJson>() : null;
+      if (response !== null && transfer === null) await response.body?.cancel();
+      return { status, transfer, replayed: response?.headers.get("idempotent-replayed") === "true", attempts: attempt, serverErrors };
+    }
+    await response?.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, Math.min(retryDelayMsFirst * attempt, retryDelayMsMax)));
+  }
+}

@@ -1,0 +1,53 @@
+// Opening transfers below the API: straight through transfer_open (the hold committed, no saga
+// object ever ran, as after a crash), or through the saga object's start() with a chosen
+// deadline or rules (what the route does, minus the HTTP edge).
+import { env } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
+import type { RuleSettings } from "../../../src/limits/defaults.ts";
+import type { PixKeyType } from "../../../src/provider/port.ts";
+import { readSagaTimings } from "../../../src/saga/timings.ts";
+import type { StartResult } from "../../../src/saga-object.ts";
+import type { SagaRecord } from "../../../src/transfers/saga-record.ts";
+import { openTransfer } from "../../../src/transfers/store.ts";
+import { openDefaults } from "../../support/saga.ts";
+
+export interface DirectTransfer {
+  accountId: string;
+  amountCents: number;
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  deadlineMs?: number;
+  rules?: Partial<RuleSettings>;
+}
+
+function input(transfer: DirectTransfer, id: string) {
+  const defaults = openDefaults();
+  return {
+    id,
+    accountId: transfer.accountId,
+    amountCents: transfer.amountCents,
+    pixKey: transfer.pixKey,
+    pixKeyType: transfer.pixKeyType,
+    description: null,
+    idempotencyKey: crypto.randomUUID(),
+    requestFingerprint: "chaos",
+    deadlineMs: transfer.deadlineMs ?? readSagaTimings(env).deadlineMs,
+    ...defaults,
+    rules: { ...defaults.rules, ...transfer.rules },
+  };
+}
+
+/** The hold committed and nothing else: no object state, no alarm. */
+export async function openWithoutObject(pool: Pool, transfer: DirectTransfer): Promise<SagaRecord> {
+  const opened = await openTransfer(pool, input(transfer, crypto.randomUUID()));
+  if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
+  return opened.saga;
+}
+
+/** What POST /v1/transfers does after validation: the saga object opens it and arms its alarm. */
+export function startThroughObject(transfer: DirectTransfer): Promise<StartResult & { id: string }> {
+  const id = crypto.randomUUID();
+  return env.TRANSFER_SAGA.getByName(id)
+    .start(input(transfer, id))
+    .then((result) => ({ ...result, id }));
+}
