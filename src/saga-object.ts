@@ -4,7 +4,6 @@
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
-import { withPool } from "./db/pool.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import type { Env } from "./env.ts";
@@ -13,6 +12,7 @@ import { readSagaTimings } from "./saga/timings.ts";
 import { transition } from "./saga/transition.ts";
 import { advance, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
+import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
@@ -38,6 +38,7 @@ const faultsKey = "consecutive_faults";
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
+  private readonly pool = new IdlePool(() => ({ ...dbSettings(this.env), applicationName: "pix-saga" }));
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
@@ -161,7 +162,7 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** One pool per burst of steps, ended before the object waits for its next alarm. */
   private withDb<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
-    return withPool({ ...dbSettings(this.env), applicationName: "pix-saga" }, work);
+    return this.pool.use(work);
   }
 
   private log(event: string, fields: Record<string, unknown>): void {
