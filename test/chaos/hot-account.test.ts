@@ -10,7 +10,7 @@ import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
-import { startThroughObject } from "./support/open.ts";
+import { startWithRetries } from "./support/open.ts";
 import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
 
@@ -60,7 +60,7 @@ describe("a hot account", () => {
         ),
         Promise.all(
           Array.from({ length: directTransfers }, (_, i) =>
-            startThroughObject({
+            startWithRetries({
               accountId,
               amountCents,
               pixKey: keyFor(i).pix_key,
@@ -75,7 +75,7 @@ describe("a hot account", () => {
       // refused request writes nothing.
       for (const c of viaApi) expect([202, 429]).toContain(c.status);
       await tally({ "http.429": viaApi.filter((c) => c.status === 429).length });
-      expect(direct.map((d) => d.outcome)).toEqual(Array(directTransfers).fill("created"));
+      for (const d of direct) expect(["created", "replayed"]).toContain(d.outcome);
       await tally({ operations: directTransfers });
       const ids = [...viaApi.flatMap((c) => (c.transfer ? [c.transfer.id] : [])), ...direct.map((d) => d.id)];
       const { rows: opened } = await pool.query<{ n: string }>("SELECT count(*)::text AS n FROM transfers WHERE account_id = $1", [

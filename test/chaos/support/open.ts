@@ -20,7 +20,7 @@ export interface DirectTransfer {
   rules?: Partial<RuleSettings>;
 }
 
-function input(transfer: DirectTransfer, id: string) {
+function input(transfer: DirectTransfer, id: string, idempotencyKey: string = crypto.randomUUID()) {
   const defaults = openDefaults();
   return {
     id,
@@ -29,7 +29,7 @@ function input(transfer: DirectTransfer, id: string) {
     pixKey: transfer.pixKey,
     pixKeyType: transfer.pixKeyType,
     description: null,
-    idempotencyKey: crypto.randomUUID(),
+    idempotencyKey,
     requestFingerprint: "chaos",
     deadlineMs: transfer.deadlineMs ?? readSagaTimings(env).deadlineMs,
     ...defaults,
@@ -50,4 +50,23 @@ export function startThroughObject(transfer: DirectTransfer): Promise<StartResul
   return env.TRANSFER_SAGA.getByName(id)
     .start(input(transfer, id))
     .then((result) => ({ ...result, id }));
+}
+
+/**
+ * start() as a client would drive it: on `unavailable` (the database refused or dropped the
+ * connection) the same Idempotency-Key again, under a fresh object like the route uses. Returns
+ * the transfer's id, whether this call or an earlier one created it.
+ */
+export async function startWithRetries(
+  transfer: DirectTransfer,
+  attemptsMax = 10,
+): Promise<{ outcome: StartResult["outcome"]; id: string }> {
+  const idempotencyKey = crypto.randomUUID();
+  for (let attempt = 1; ; attempt++) {
+    const id = crypto.randomUUID();
+    const result = await env.TRANSFER_SAGA.getByName(id).start(input(transfer, id, idempotencyKey));
+    if (result.outcome === "created" || result.outcome === "replayed") return { outcome: result.outcome, id: result.transferId };
+    if (result.outcome !== "unavailable" || attempt >= attemptsMax) return { outcome: result.outcome, id };
+    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+  }
 }
