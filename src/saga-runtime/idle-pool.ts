@@ -2,11 +2,14 @@
 // moment later) and ended once the object has been idle for a while. A new connection costs a
 // WebSocket handshake, Postgres authentication and a backend that compiles our SQL functions
 // again (about 11 ms locally per step, more on Neon: docs/performance.md); an idle pool must
-// not outlive the burst, since the object may sleep until its next alarm.
+// not outlive the burst, since the object may sleep until its next alarm. The idle bound is
+// short on purpose: every object in flight holds a connection while its pool lives, so a
+// storm of transfers would otherwise hold as many connections as objects (a 1,000-transfer
+// storm met Postgres' max_connections with 2 s). 500 ms covers start -> send.
 import type { Pool } from "@neondatabase/serverless";
 import { createPool, type DbSettings } from "../db/pool.ts";
 
-export const poolIdleMsMax = 2_000;
+export const poolIdleMsMax = 500;
 
 export class IdlePool {
   private pool: Pool | null = null;
