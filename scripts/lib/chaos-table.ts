@@ -63,6 +63,7 @@ export function zeroTargets(tally: ChaosTally): [string, number][] {
     ["wrongful compensations", c.wrongful_compensations ?? 0],
     ["duplicate payments", c.duplicate_payments ?? 0],
     ["stuck sagas", (c.stuck_sagas ?? 0) + (c.stuck_after_drain ?? 0)],
+    ["connections left open by dead objects", c.leaked_connections ?? 0],
   ];
 }
 
@@ -95,6 +96,7 @@ export function renderChaosTable(tally: ChaosTally, tests: TestSummary, meta: { 
     row("wrongful compensations", c.wrongful_compensations ?? 0),
     row("duplicate payments", c.duplicate_payments ?? 0),
     row("stuck sagas", (c.stuck_sagas ?? 0) + (c.stuck_after_drain ?? 0)),
+    row("connections left open by dead objects", c.leaked_connections ?? 0),
     row("5xx answers (all 503 `retry with the same key`, each retried)", c["http.5xx"] ?? 0),
     row("calls cut by an object abort", c["http.broken"] ?? 0),
     row("429 (rate limit) in the key storm", c["http.429"] ?? 0),

@@ -7,7 +7,7 @@ import type { Pool } from "@neondatabase/serverless";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fundedAccount, getBalance, sandboxPayment } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
-import { abortObjects, clearDbFaults, injectDbFault, sandboxKeys, silentKey, tally } from "../support/faults.ts";
+import { abortObjects, clearDbFaults, injectDbFault, sagaConnectionPorts, sandboxKeys, silentKey, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
@@ -128,7 +128,14 @@ describe("every object reset, again and again, under load", () => {
       );
       expect(rows).toEqual([{ state: "completed", n: String(ids.length) }]);
       for (const id of ids) expect((await sandboxPayment(id))?.made).toBe(true);
-      await tally({ runs: 1 });
+      // Dead objects leave no connection behind: once the survivors' idle pools close (2 s), none is open.
+      let open = (await sagaConnectionPorts()).length;
+      for (let i = 0; i < 50 && open > 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        open = (await sagaConnectionPorts()).length;
+      }
+      await tally({ runs: 1, leaked_connections: open });
+      expect(open, "saga connections still open after the resets").toBe(0);
       await expectInvariants(pool, { accountIds, entriesBefore, overdueMsMax: 0 }, "after the resets");
     },
     scaled(90_000, 400_000),

@@ -82,16 +82,21 @@ export async function dbFaultsInjected(): Promise<Record<string, number>> {
   return answer.injected;
 }
 
+/** The saga objects' connections open through the fault proxy right now. */
+export async function sagaConnectionPorts(): Promise<number[]> {
+  const answer = (await control("GET", `/connections?application_name=${sagaConnections[0]}`)) as {
+    connections: { upstream_port: number | null }[];
+  };
+  return answer.connections.map((c) => c.upstream_port).filter((p): p is number => p !== null);
+}
+
 /**
  * pg_terminate_backend on the saga objects' backends that came through the fault proxy (other
  * test files' sagas use the plain proxy and are spared). `waitingOnLock` picks only those
  * blocked on a lock: their statement is certainly rolled back. Returns the backends killed.
  */
 export async function killSagaBackends(pool: Pool, options: { waitingOnLock?: boolean } = {}): Promise<number> {
-  const answer = (await control("GET", `/connections?application_name=${sagaConnections[0]}`)) as {
-    connections: { upstream_port: number | null }[];
-  };
-  const ports = answer.connections.map((c) => c.upstream_port).filter((p): p is number => p !== null);
+  const ports = await sagaConnectionPorts();
   if (ports.length === 0) return 0;
   const { rows } = await pool.query<{ killed: boolean }>(
     `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity

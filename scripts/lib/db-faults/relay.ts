@@ -142,6 +142,9 @@ export function relayWithFaults(client: Duplex, tcp: Socket, rules: FaultRules):
   });
   for (const side of [client, tcp]) {
     side.on("error", () => close("error"));
+    // A WebSocket closed by workerd (an aborted object) only ends the stream's readable side:
+    // without this, its Postgres backend would stay connected for good.
+    side.on("end", () => close("ended"));
     side.on("close", () => close("closed"));
   }
 }
