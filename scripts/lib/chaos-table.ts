@@ -99,7 +99,7 @@ export function renderChaosTable(tally: ChaosTally, tests: TestSummary, meta: { 
     row("connections left open by dead objects", c.leaked_connections ?? 0),
     row("5xx answers (all 503 `retry with the same key`, each retried)", c["http.5xx"] ?? 0),
     row("calls cut by an object abort", c["http.broken"] ?? 0),
-    row("429 (rate limit) in the key storm", c["http.429"] ?? 0),
+    row("429 (the per-account rate limit, a refusal that writes nothing)", c["http.429"] ?? 0),
     ...outcomes.map(([name, n]) => row(`outcome before the operator: ${name}`, n)),
     row("needs_review resolved by the careful operator", c.operator_resolutions ?? 0),
     ...prefixed(c, "released_unsent.").map(([name, n]) =>

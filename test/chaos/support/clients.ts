@@ -4,6 +4,12 @@
 import { createTransfer, type TransferBody, type TransferJson } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 
+/** A transfer sent with a sandbox magic key is a provider misbehaviour injected (CONTRACT §4). */
+function sandboxKeyCounter(body: TransferBody, status: number): Record<string, number> {
+  const magic = /^([a-z-]+)@sandbox\.test$/.exec(body.pix_key);
+  return status === 202 && magic ? { [`fault.sandbox_${magic[1]}`]: 1 } : {};
+}
+
 export interface CreateOutcome {
   status: number;
   transfer: TransferJson | null;
@@ -35,7 +41,12 @@ export async function createWithRetries(
     if (status >= 500 || status === 0) serverErrors++;
     const done = status !== 0 && status < 500;
     if (done || attempt >= attemptsMax) {
-      await tally({ operations: attempt, "http.5xx": serverErrors, "http.broken": status === 0 ? 1 : 0 });
+      await tally({
+        operations: attempt,
+        "http.5xx": serverErrors,
+        "http.broken": status === 0 ? 1 : 0,
+        ...sandboxKeyCounter(body, status),
+      });
       const transfer = response !== null && status === 202 ? await response.json<TransferJson>() : null;
       if (response !== null && transfer === null) await response.body?.cancel();
       return { status, transfer, replayed: response?.headers.get("idempotent-replayed") === "true", attempts: attempt, serverErrors };
