@@ -165,14 +165,32 @@ export const sandboxBehaviours = Object.keys(sandboxKeys) as SandboxBehaviour[];
 /** Keys whose payment the provider makes (money leaves): never to be compensated once sent. */
 export const payingBehaviours: readonly SandboxBehaviour[] = ["happy", "timeoutSent", "errorSent", "silent", "flakyStatus", "lyingWebhook"];
 
+/** Counts not yet sent to the control endpoint, and the one send in flight. */
+const unsent = { counters: new Map<string, number>(), maxima: new Map<string, number>() };
+let sending: Promise<void> | null = null;
+
+/** Sends everything gathered so far as one request: a storm of tallies is one request at a time. */
+async function sendUnsent(): Promise<void> {
+  const body = { counters: Object.fromEntries(unsent.counters), maxima: Object.fromEntries(unsent.maxima) };
+  unsent.counters.clear();
+  unsent.maxima.clear();
+  await control("POST", "/tally", body);
+}
+
 /**
  * Adds to the chaos run's counters (faults by kind, operations, outcomes, violations) kept by the
- * fault control endpoint; a no-op outside the chaos project.
+ * fault control endpoint; a no-op outside the chaos project. Resolves once they were sent.
  */
 export async function tally(counters: Record<string, number>, maxima: Record<string, number> = {}): Promise<void> {
-  const url = controlUrl();
-  if (url === null) return;
-  const nonZero = Object.fromEntries(Object.entries(counters).filter(([, n]) => n > 0));
-  if (Object.keys(nonZero).length === 0 && Object.keys(maxima).length === 0) return;
-  await control("POST", "/tally", { counters: nonZero, maxima });
+  if (controlUrl() === null) return;
+  for (const [name, n] of Object.entries(counters)) if (n > 0) unsent.counters.set(name, (unsent.counters.get(name) ?? 0) + n);
+  for (const [name, n] of Object.entries(maxima)) unsent.maxima.set(name, Math.max(unsent.maxima.get(name) ?? 0, n));
+  while (unsent.counters.size > 0 || unsent.maxima.size > 0) {
+    if (sending === null) {
+      sending = sendUnsent().finally(() => {
+        sending = null;
+      });
+    }
+    await sending;
+  }
 }
