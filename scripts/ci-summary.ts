@@ -20,3 +20,5 @@ for (const path of logPaths) {
   failed += Number(total[2]);
 }
 console.log(`${passed} passed, ${failed} failed`);
+// A runner that reports failures but exits 0 must not make CI green.
+if (failed > 0) process.exitCode = 1;

