@@ -1,20 +1,22 @@
 // Faults are not outcomes: a database that drops the saga's connections mid-step is retried,
 // never compensated for, and loses nothing.
+import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { providerFor } from "../../src/provider/select.ts";
+import { orderOf } from "../../src/saga-runtime/advance.ts";
 import {
   call,
   createTransfer,
   fundedAccount,
   getBalance,
-  getTransfer,
   opsHeaders,
   sandboxPayment,
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
-import { ledgerFootprint } from "../support/saga.ts";
+import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -93,33 +95,25 @@ describe("the provider down for a while", () => {
     });
   }
 
-  async function waitForState(accountId: string, id: string, state: string): Promise<void> {
-    while ((await getTransfer(accountId, id)).state !== state) await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-
-  it("keeps accepted transfers submitted through a status outage, then completes them", async () => {
+  it("keeps an accepted transfer waiting through an outage, then completes it", async () => {
     const accountId = await fundedAccount(10_000);
-    const created = await Promise.all(
-      Array.from({ length: 3 }, async () =>
-        (
-          await createTransfer(accountId, { amount_cents: 1_000, pix_key: "silent@sandbox.test", pix_key_type: "email" })
-        ).json<TransferJson>(),
-      ),
-    );
-    await Promise.all(created.map((t) => waitForState(accountId, t.id, "submitted")));
+    // The provider has the payment (sent before the outage), but nothing was recorded yet.
+    const saga = await openWithoutObject(pool, accountId, 1_000, "silent@sandbox.test");
+    expect((await providerFor(env).send(orderOf(saga))).kind).toBe("accepted");
     expect((await startOutage(1_500)).status).toBe(200);
+    await env.TRANSFER_SAGA.getByName(saga.id).poke("sweeper");
 
-    const finals = await Promise.all(created.map((t) => waitForFinalState(accountId, t.id, 20_000)));
-    expect(finals.map((t) => t.state)).toEqual(["completed", "completed", "completed"]);
-    for (const t of finals) {
-      const story = await (await call(`/ops/transfers/${t.id}`, { headers: opsHeaders() })).json<{
-        provider_calls: { kind: string; outcome: string }[];
-      }>();
-      // The outage was seen (unknown status answers) and waited out, not taken as a failure.
-      expect(story.provider_calls.some((p) => p.kind === "status" && p.outcome.startsWith("unknown"))).toBe(true);
-      expect(await ledgerFootprint(pool, t.id)).toMatchObject({ holdStatus: "settled", settleTransactions: 1 });
-    }
-    expect(await getBalance(accountId)).toEqual({ account_id: accountId, balance_cents: 7_000, held_cents: 0, available_cents: 7_000 });
+    const final = await waitForFinalState(accountId, saga.id, 20_000);
+    expect(final.state).toBe("completed");
+    const story = await (await call(`/ops/transfers/${saga.id}`, { headers: opsHeaders() })).json<{
+      provider_calls: { kind: string; outcome: string }[];
+    }>();
+    // The outage was seen (unknown answers) and waited out, not taken as a failure.
+    expect(story.provider_calls[0]).toMatchObject({ kind: "send", outcome: "unknown:http_503" });
+    expect(story.provider_calls.some((p) => p.kind === "status" && p.outcome.startsWith("unknown"))).toBe(true);
+    expect(await ledgerFootprint(pool, saga.id)).toMatchObject({ holdStatus: "settled", settleTransactions: 1 });
+    expect(await getBalance(accountId)).toEqual({ account_id: accountId, balance_cents: 9_000, held_cents: 0, available_cents: 9_000 });
+    expect((await sandboxPayment(saga.id))?.made).toBe(true);
   });
 
   it("releases a send the provider never received only once it reports not_found after the grace window", async () => {

@@ -4,11 +4,10 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { providerFor } from "../../src/provider/select.ts";
-import { readSagaTimings } from "../../src/saga/timings.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { orderOf } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
-import { applyChange, loadSaga, openTransfer } from "../../src/transfers/store.ts";
+import { applyChange, loadSaga } from "../../src/transfers/store.ts";
 import {
   call,
   createTransfer,
@@ -21,7 +20,7 @@ import {
   waitForFinalState,
 } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
-import { ledgerFootprint, openDefaults } from "../support/saga.ts";
+import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -33,25 +32,6 @@ afterAll(async () => {
 
 const amountCents = 1_500;
 const stub = (id: string): DurableObjectStub<TransferSaga> => env.TRANSFER_SAGA.getByName(id);
-
-/** What the saga object does in start(), up to the hold's commit: then it "crashes". */
-async function openWithoutObject(accountId: string, pixKey = "100.000.001-08", pixKeyType: "cpf" | "email" = "cpf"): Promise<SagaRecord> {
-  const id = crypto.randomUUID();
-  const opened = await openTransfer(pool, {
-    id,
-    accountId,
-    amountCents,
-    pixKey,
-    pixKeyType,
-    description: null,
-    idempotencyKey: crypto.randomUUID(),
-    requestFingerprint: "test",
-    deadlineMs: readSagaTimings(env).deadlineMs,
-    ...openDefaults(),
-  });
-  if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
-  return opened.saga;
-}
 
 async function expectPaidOnce(accountId: string, transferId: string, startCents: number): Promise<void> {
   const final = await waitForFinalState(accountId, transferId);
@@ -65,7 +45,7 @@ async function expectPaidOnce(accountId: string, transferId: string, startCents:
 describe("a crash at a step boundary repeats the step safely", () => {
   it("after the hold commits (no object state, no alarm): the sweeper finds it and sends once", async () => {
     const accountId = await fundedAccount(10_000);
-    const saga = await openWithoutObject(accountId);
+    const saga = await openWithoutObject(pool, accountId, amountCents);
     expect(saga.state).toBe("funds_reserved");
     // Let a minute pass for the sweeper's purposes.
     await pool.query("UPDATE transfers SET next_check_at = now() - interval '2 minutes' WHERE id = $1", [saga.id]);
@@ -78,7 +58,7 @@ describe("a crash at a step boundary repeats the step safely", () => {
 
   it("after the provider accepted but before it was recorded: the resend is idempotent", async () => {
     const accountId = await fundedAccount(10_000);
-    const saga = await openWithoutObject(accountId);
+    const saga = await openWithoutObject(pool, accountId, amountCents);
     const answer = await providerFor(env).send(orderOf(saga));
     expect(answer.kind).toBe("accepted");
     expect((await loadSaga(pool, saga.id))?.state).toBe("funds_reserved");
@@ -110,7 +90,7 @@ describe("a crash at a step boundary repeats the step safely", () => {
 describe("duplicate and racing triggers", () => {
   it("resolves once when alarms fire twice and the sweeper pokes at the same time", async () => {
     const accountId = await fundedAccount(10_000);
-    const saga = await openWithoutObject(accountId);
+    const saga = await openWithoutObject(pool, accountId, amountCents);
     const object = stub(saga.id);
     await Promise.all([
       object.poke("sweeper"),
@@ -140,7 +120,7 @@ describe("duplicate and racing triggers", () => {
 
   it("lets exactly one of two writes decided from the same state through", async () => {
     const accountId = await fundedAccount(10_000);
-    const saga = await openWithoutObject(accountId);
+    const saga = await openWithoutObject(pool, accountId, amountCents);
     const change = {
       path: ["submitted" as const],
       ledger: null,

@@ -4,6 +4,9 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
+import { readSagaTimings } from "../../src/saga/timings.ts";
+import type { SagaRecord } from "../../src/transfers/saga-record.ts";
+import { openTransfer } from "../../src/transfers/store.ts";
 
 export interface LedgerFootprint {
   holdStatus: string | null;
@@ -32,4 +35,27 @@ export async function ledgerFootprint(pool: Pool, transferId: string): Promise<L
 /** The clock and rule fields a transfer opens with, as the route computes them. */
 export function openDefaults(nowMs: number = Date.now()) {
   return { ...localClockFields(nowMs), rules: readRuleSettings(env) };
+}
+
+/** What the saga object's start() does up to the hold's commit, without the object: a crash there. */
+export async function openWithoutObject(
+  pool: Pool,
+  accountId: string,
+  amountCents: number,
+  pixKey = "100.000.001-08",
+): Promise<SagaRecord> {
+  const opened = await openTransfer(pool, {
+    id: crypto.randomUUID(),
+    accountId,
+    amountCents,
+    pixKey,
+    pixKeyType: pixKey.includes("@") ? "email" : "cpf",
+    description: null,
+    idempotencyKey: crypto.randomUUID(),
+    requestFingerprint: "test",
+    deadlineMs: readSagaTimings(env).deadlineMs,
+    ...openDefaults(),
+  });
+  if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
+  return opened.saga;
 }
