@@ -1,0 +1,84 @@
+-- transfer_apply, two fixes found by the chaos suite (docs/reliability.md):
+-- 1. a provider call whose decision lost the guard is still recorded, and a resend of an order
+--    already submitted moves last_sent_at (the not-found grace runs from the last send);
+-- 2. an operator's approval of a transfer held for review before sending restarts its deadline.
+CREATE OR REPLACE FUNCTION transfer_apply(p_id uuid, p_expected text, p_change jsonb, p_call jsonb)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_t transfers%ROWTYPE;
+  v_path text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_change->'path', '[]'::jsonb)));
+  v_to text;
+  v_from text := p_expected;
+  v_ledger text := p_change->>'ledger';
+  v_result text;
+  v_state text;
+BEGIN
+  v_to := coalesce(v_path[array_length(v_path, 1)], p_expected);
+  UPDATE transfers SET
+      state = v_to,
+      failure_reason = coalesce(p_change->>'failure_reason', failure_reason),
+      failure_code = coalesce(p_change->>'failure_code', failure_code),
+      end_to_end_id = coalesce(p_change->>'end_to_end_id', end_to_end_id),
+      checks_made = (p_change->>'checks_made')::int,
+      next_check_at = ms_to_timestamptz((p_change->>'next_check_at_ms')::bigint),
+      last_sent_at = ms_to_timestamptz((p_change->>'last_sent_at_ms')::bigint),
+      send_attempts = send_attempts + CASE WHEN (p_change->>'sent')::boolean THEN 1 ELSE 0 END,
+      updated_at = now()
+    WHERE id = p_id AND state = p_expected
+    RETURNING * INTO v_t;
+  IF v_t.id IS NULL THEN
+    SELECT * INTO v_t FROM transfers WHERE id = p_id;
+    IF v_t.id IS NULL THEN RETURN jsonb_build_object('outcome', 'not_found'); END IF;
+    -- The decision lost (another step got there first), but the provider call happened: keep
+    -- it as evidence, and a resend of an order already submitted (a reply lost after the first
+    -- `submitted` write) counts as a send, so the not-found grace runs from the last one.
+    IF p_call IS NOT NULL THEN
+      INSERT INTO provider_calls (transfer_id, kind, outcome, http_status, detail, duration_ms)
+        VALUES (p_id, p_call->>'kind', p_call->>'outcome', (p_call->>'http_status')::int,
+                p_call->'detail', (p_call->>'duration_ms')::int);
+      IF p_call->>'kind' = 'send' AND v_t.state = 'submitted' THEN
+        UPDATE transfers SET send_attempts = send_attempts + 1,
+            last_sent_at = greatest(last_sent_at, ms_to_timestamptz((p_change->>'last_sent_at_ms')::bigint))
+          WHERE id = p_id RETURNING * INTO v_t;
+      END IF;
+    END IF;
+    RETURN jsonb_build_object('outcome', 'state_mismatch', 'saga', transfer_saga_json(v_t));
+  END IF;
+
+  -- An operator's approval of a transfer held before sending starts its deadline again: the
+  -- time spent in review must not count against the provider.
+  IF p_expected = 'needs_review' AND v_to = 'funds_reserved' THEN
+    UPDATE transfers SET deadline_at = now() + (deadline_at - created_at)
+      WHERE id = p_id RETURNING * INTO v_t;
+  END IF;
+
+  IF v_ledger = 'settle' THEN
+    v_result := ledger_settle(p_id, 'saga:' || p_id || ':settle');
+    IF v_result NOT IN ('settled', 'already_settled') THEN
+      RAISE EXCEPTION 'saga invariant violated: settle of % answered %', p_id, v_result;
+    END IF;
+  ELSIF v_ledger = 'release' THEN
+    v_result := ledger_release(p_id);
+    IF v_result NOT IN ('released', 'already_released') THEN
+      RAISE EXCEPTION 'saga invariant violated: release of % answered %', p_id, v_result;
+    END IF;
+    -- A compensated transfer gives its amount back to the day it consumed, once.
+    IF v_result = 'released' AND v_t.limit_day IS NOT NULL THEN
+      UPDATE daily_usage SET used_cents = used_cents - v_t.amount_cents
+        WHERE account_id = v_t.account_id AND day = v_t.limit_day;
+    END IF;
+  END IF;
+
+  FOREACH v_state IN ARRAY v_path LOOP
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
+      VALUES (p_id, v_from, v_state, p_change->>'reason', p_change->>'actor', p_change->'evidence');
+    v_from := v_state;
+  END LOOP;
+
+  IF p_call IS NOT NULL THEN
+    INSERT INTO provider_calls (transfer_id, kind, outcome, http_status, detail, duration_ms)
+      VALUES (p_id, p_call->>'kind', p_call->>'outcome', (p_call->>'http_status')::int,
+              p_call->'detail', (p_call->>'duration_ms')::int);
+  END IF;
+  RETURN jsonb_build_object('outcome', 'applied', 'saga', transfer_saga_json(v_t));
+END $$;
