@@ -1,4 +1,4 @@
-// Operator reads: any account's transfers, and one transfer's whole story (history with its
+// Operator reads: the transfers of every account, and one transfer's whole story (history with its
 // evidence, every provider call with its answer, the hold and its ledger entries).
 import type { Queryable } from "../db/queryable.ts";
 import type { TransferResource } from "./store.ts";
