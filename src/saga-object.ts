@@ -10,7 +10,7 @@ import type { Env } from "./env.ts";
 import { providerFor } from "./provider/select.ts";
 import { readSagaTimings } from "./saga/timings.ts";
 import { transition } from "./saga/transition.ts";
-import { advance, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
@@ -117,6 +117,10 @@ export class TransferSaga extends DurableObject<Env> {
   /** Advances the saga; a fault never compensates, it re-arms the alarm with backoff. */
   private async run(force: boolean): Promise<SagaRecord | null> {
     try {
+      // A due step will write; an object without its record reads. Either way it needs a
+      // connection, so it starts opening now, in parallel with the provider call.
+      const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
+      const preconnect = !cached || isStepDue(cached, force, Date.now());
       const saga = await this.withDb(async (db) => {
         const current = await this.current(db);
         if (!current) return null;
@@ -125,7 +129,7 @@ export class TransferSaga extends DurableObject<Env> {
         await this.ctx.storage.put(sagaKey, advanced);
         noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
-      });
+      }, preconnect);
       await this.ctx.storage.delete(faultsKey);
       if (saga) await this.arm(saga);
       return saga;
@@ -161,8 +165,8 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   /** One pool per burst of steps, ended before the object waits for its next alarm. */
-  private withDb<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
-    return this.pool.use(work);
+  private withDb<T>(work: (db: Queryable) => Promise<T>, preconnect = false): Promise<T> {
+    return this.pool.use(work, { preconnect });
   }
 
   private log(event: string, fields: Record<string, unknown>): void {

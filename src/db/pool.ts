@@ -23,8 +23,9 @@ function configureDriver(wsProxy: string | undefined): void {
   neonConfig.useSecureWebSocket = false;
   neonConfig.pipelineTLS = false;
   neonConfig.pipelineConnect = false;
-  // Coalescing waits a timer tick (about 1 ms) before each write; over loopback that is most
-  // of a query's time, and without pipelining it saves nothing. Neon keeps its default.
+  // The driver's coalescing waits a timer tick (about 1 ms) before each write; over loopback
+  // that is most of a query's time. TolerantWebSocket batches each burst into one frame
+  // without the wait. Neon keeps the driver's default (it then sends one burst per tick).
   neonConfig.coalesceWrites = false;
   configuredProxy = wsProxy;
 }

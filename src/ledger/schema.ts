@@ -36,6 +36,8 @@ export const holds = pgTable(
   "holds",
   {
     id: uuid("id").primaryKey(),
+    // DEFERRABLE INITIALLY DEFERRED (drizzle/0006; drizzle cannot say so): checked at COMMIT,
+    // when ledger_hold already holds the account row, so a hot account makes no MultiXacts.
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),

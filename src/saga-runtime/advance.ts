@@ -79,6 +79,12 @@ async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   return write ? persist(ports, saga, write.change, call) : saga;
 }
 
+/** Whether a run would take a step now: the saga is in flight, and forced or its check is due. */
+export function isStepDue(saga: SagaRecord, force: boolean, nowMs: number): boolean {
+  if (!isInFlight(saga.state)) return false;
+  return force || saga.nextCheckAtMs === null || saga.nextCheckAtMs <= nowMs;
+}
+
 /**
  * Advances while a step is due: always once when forced (a webhook or the sweeper asked for a
  * check now), then while the persisted next check is already due (e.g. right after the hold).
@@ -86,9 +92,7 @@ async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
 export async function advance(ports: SagaPorts, start: SagaRecord, force: boolean): Promise<SagaRecord> {
   let saga = start;
   for (let n = 0; n < stepsPerRunMax; n++) {
-    if (!isInFlight(saga.state)) return saga;
-    const due = (n === 0 && force) || saga.nextCheckAtMs === null || saga.nextCheckAtMs <= ports.nowMs();
-    if (!due) return saga;
+    if (!isStepDue(saga, n === 0 && force, ports.nowMs())) return saga;
     const before = saga;
     saga = await step(ports, saga);
     // A recorded check that changed nothing but the schedule ends this run.

@@ -20,12 +20,25 @@ export class IdlePool {
     this.settings = settings;
   }
 
-  /** Runs `work` on the shared pool; a fault discards the pool so the retry starts afresh. */
-  async use<T>(work: (pool: Pool) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on the shared pool; a fault discards the pool so the retry starts afresh. With
+   * `preconnect`, a connection starts opening at once, before `work` asks for one: a step that
+   * calls the provider first and writes after gets its connection while the provider answers.
+   */
+  async use<T>(work: (pool: Pool) => Promise<T>, options: { preconnect?: boolean } = {}): Promise<T> {
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    this.pool ??= createPool(this.settings());
+    // One connection: steps are serialised, and a query made while the preconnect is still
+    // opening must wait for it rather than open a second one.
+    this.pool ??= createPool({ ...this.settings(), maxConnections: 1 });
     const pool = this.pool;
+    if (options.preconnect === true && pool.totalCount === 0) {
+      // A failure here is the query's to report: it retries the connection and faults then.
+      pool.connect().then(
+        (client) => client.release(),
+        () => undefined,
+      );
+    }
     try {
       return await work(pool);
     } catch (error) {
