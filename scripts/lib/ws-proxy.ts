@@ -1,13 +1,15 @@
 // WebSocket-to-TCP proxy so the Neon serverless driver (which speaks Postgres over WebSocket)
 // can reach a plain local PostgreSQL. Local development and tests only: production talks to Neon.
 // Given a fault switchboard (the chaos tests), it relays message by message so faults can be
-// injected; without one it is a plain pipe.
+// injected; without one it pools server connections (pg-pool/), as Neon's pooled endpoint does.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { createWebSocketStream, WebSocketServer } from "ws";
 import { relayWithFaults } from "./db-faults/relay.ts";
 import type { FaultRules } from "./db-faults/rules.ts";
+import { IdleBackends } from "./pg-pool/idle-backends.ts";
+import { PooledSession } from "./pg-pool/pooled-session.ts";
 
 export interface WsProxy {
   /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy. */
@@ -30,6 +32,8 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
     res.writeHead(426).end("websocket only");
   });
   const wss = new WebSocketServer({ server: http });
+  // Without faults the proxy pools server connections, as Neon's pooled endpoint does.
+  const idle = new IdleBackends();
   wss.on("connection", (socket, request) => {
     const target = new URL(request.url ?? "/", "http://proxy").searchParams.get("address") ?? "";
     const separator = target.lastIndexOf(":");
@@ -39,22 +43,11 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
       socket.close(1008, "target not allowed");
       return;
     }
-    const tcp = connect({ host, port: targetPort });
-    const stream = createWebSocketStream(socket);
     if (options.faults) {
-      relayWithFaults(stream, tcp, options.faults);
+      relayWithFaults(createWebSocketStream(socket), connect({ host, port: targetPort }), options.faults);
       return;
     }
-    tcp.setNoDelay(true);
-    stream.pipe(tcp).pipe(stream);
-    const closeBoth = () => {
-      tcp.destroy();
-      stream.destroy();
-    };
-    tcp.on("error", closeBoth);
-    stream.on("error", closeBoth);
-    tcp.on("close", closeBoth);
-    stream.on("close", closeBoth);
+    new PooledSession(socket, { host, port: targetPort }, idle);
   });
   await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
   const { port: boundPort } = http.address() as AddressInfo;
@@ -63,6 +56,7 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();
+        idle.close();
         wss.close();
         http.close(() => resolve());
         http.closeAllConnections();
