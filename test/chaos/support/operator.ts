@@ -1,7 +1,7 @@
 // A careful operator working the needs_review queue: settles a transfer only when the
 // provider's own record shows the money left, releases it otherwise. 503 (the saga object could
-// not reach the database) is the same decision again; 409 after such a retry means the first
-// attempt committed and its answer was lost.
+// not reach the database) is the same decision again; 409 after such a retry may mean the first
+// attempt committed and its answer was lost, which the operator checks in the history.
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import { call, opsHeaders, sandboxPayment } from "../../support/api.ts";
@@ -9,16 +9,44 @@ import { tally } from "../../support/faults.ts";
 
 export type Resolution = "sent" | "not_sent";
 
+interface HistoryEntry {
+  from: string | null;
+  actor: string;
+  evidence: { operator_note?: string } | null;
+}
+
+/** Whether the transfer's history holds this operator's decision, taken from needs_review. */
+async function decisionRecorded(id: string, note: string): Promise<boolean> {
+  const response = await call(`/ops/transfers/${id}`, { headers: opsHeaders() });
+  if (response.status !== 200) return false;
+  const story = await response.json<{ history: HistoryEntry[] }>();
+  return story.history.some(
+    (entry) => entry.actor === "operator" && entry.from === "needs_review" && entry.evidence?.operator_note === note,
+  );
+}
+
+/**
+ * Resolves, retrying a 5xx as the same decision. A 409 after a 5xx is ambiguous (the first
+ * attempt may have committed and lost its answer), so the operator reads the transfer: if the
+ * history holds this very decision, it took effect, and counts as the 200 it would have been.
+ */
 export async function resolveWithRetries(id: string, outcome: Resolution): Promise<number> {
+  const note = `careful operator: the provider's record says ${outcome} (${crypto.randomUUID()})`;
+  let answerLost = false;
   for (let attempt = 1; ; attempt++) {
     const response = await call(`/ops/transfers/${id}/resolve`, {
       method: "POST",
       headers: opsHeaders(),
-      body: JSON.stringify({ outcome, note: `careful operator: the provider's record says ${outcome}` }),
+      body: JSON.stringify({ outcome, note }),
     });
     await response.body?.cancel();
     await tally({ operations: 1, "http.5xx": response.status >= 500 ? 1 : 0 });
+    if (response.status === 409 && answerLost && (await decisionRecorded(id, note))) {
+      await tally({ "resolve.answer_lost_then_confirmed": 1 });
+      return 200;
+    }
     if (response.status < 500 || attempt >= 8) return response.status;
+    answerLost = true;
     await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
   }
 }
