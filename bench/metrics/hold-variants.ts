@@ -3,7 +3,6 @@
 import { randomUUID } from "node:crypto";
 import type { PoolClient } from "@neondatabase/serverless";
 import { hold } from "../../src/ledger/ledger.ts";
-import { proposedHoldFunction } from "../lib/proposed-hold.ts";
 
 export const holdAmountCents = 1;
 
@@ -59,14 +58,4 @@ export async function updateAndInsertHold(client: PoolClient, accountId: string)
     [holdAmountCents, accountId, randomUUID()],
   );
   if (result.rowCount !== 1) throw new Error(`update-and-insert hold on ${accountId} wrote ${result.rowCount} holds`);
-}
-
-/** Diagnostic: ledger_hold with the account row locked first (see lib/proposed-hold.ts). */
-export async function proposedHold(client: PoolClient, accountId: string): Promise<void> {
-  const { rows } = await client.query<{ result: string }>(`SELECT ${proposedHoldFunction}($1, $2, $3) AS result`, [
-    randomUUID(),
-    accountId,
-    holdAmountCents,
-  ]);
-  if (rows[0]?.result !== "held") throw new Error(`proposed hold on ${accountId} answered ${rows[0]?.result}`);
 }

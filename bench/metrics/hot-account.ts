@@ -9,9 +9,8 @@ import { benchPool, withClients } from "../lib/db.ts";
 import { measureFlushTime } from "../lib/flush-time.ts";
 import { sideBySide, type Variant } from "../lib/load.ts";
 import { openObserver } from "../lib/observer.ts";
-import { createProposedHold } from "../lib/proposed-hold.ts";
 import { atLeast, type MetricRow, reported } from "../lib/results.ts";
-import { ledgerHold, lockingTransaction, proposedHold, rawConditionalUpdate, updateAndInsertHold } from "./hold-variants.ts";
+import { ledgerHold, lockingTransaction, rawConditionalUpdate, updateAndInsertHold } from "./hold-variants.ts";
 import {
   meanLoneCommits,
   multiXactDiagnostic,
@@ -34,14 +33,11 @@ const loopbackLockingRatioMin = 1.2;
 export async function measureHotAccount(context: BenchContext): Promise<MetricRow[]> {
   await seedHotAccount(context);
   const setup = benchPool(context.cluster, 1, "bench-setup");
-  let proposed = false;
   try {
     await setup.query("CREATE TABLE IF NOT EXISTS bench_commit_probe (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now())");
-    proposed = await createProposedHold(setup);
   } finally {
     await setup.end();
   }
-  if (!proposed) context.log("hot: ledger_hold changed shape; the locked-first diagnostic is skipped");
 
   const variants: Variant<PoolClient>[] = [
     { name: "ledger", op: (client) => ledgerHold(client, hotAccountId) },
@@ -49,7 +45,6 @@ export async function measureHotAccount(context: BenchContext): Promise<MetricRo
     { name: "locking", op: (client) => lockingTransaction(client, hotAccountId) },
     { name: "update+insert", op: (client) => updateAndInsertHold(client, hotAccountId) },
   ];
-  if (proposed) variants.push({ name: "locked-first", op: (client) => proposedHold(client, hotAccountId) });
 
   const observer = await openObserver(context.cluster.databaseUrl);
   try {
@@ -61,7 +56,7 @@ export async function measureHotAccount(context: BenchContext): Promise<MetricRo
       async (clients) => ({
         rates: await sideBySide(clients, variants, { rounds, roundMs, warmupMs, ...loggedRounds(context, "hot") }),
         walRows: await walFlushDiagnostic(clients, observer, context.cpu),
-        multiXactRows: await multiXactDiagnostic(clients, observer, proposed),
+        multiXactRows: await multiXactDiagnostic(clients, observer),
         slowFlush: await slowFlushDiagnostic(clients),
       }),
     );
@@ -90,11 +85,6 @@ export async function measureHotAccount(context: BenchContext): Promise<MetricRo
     const updateInsertPerS = rates.get("update+insert") ?? 0;
     rows.push(reported("diag hot: UPDATE + hold INSERT, one SQL statement", updateInsertPerS, "holds/s"));
     rows.push(reported("diag hot: ledger hold() / that statement", ledgerPerS / updateInsertPerS, "ratio"));
-    const lockedFirstPerS = rates.get("locked-first");
-    if (lockedFirstPerS !== undefined) {
-      rows.push(reported("diag hot: hold, row locked first", lockedFirstPerS, "holds/s"));
-      rows.push(reported("diag hot: locked-first / raw", lockedFirstPerS / rawPerS, "ratio"));
-    }
     // With the flush 1 ms slower, the flush limit is 1 / (1 ms + the lone flush).
     const slowFlushLimitPerS = 1000 / (slowFlushAddedMs + commit.walFsyncMs);
     return [

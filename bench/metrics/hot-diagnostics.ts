@@ -8,7 +8,7 @@ import { benchPool, withClients } from "../lib/db.ts";
 import { closedLoop, sideBySide } from "../lib/load.ts";
 import { type Observer, publishStats } from "../lib/observer.ts";
 import { type MetricRow, reported } from "../lib/results.ts";
-import { ledgerHold, proposedHold, rawConditionalUpdate } from "./hold-variants.ts";
+import { ledgerHold, rawConditionalUpdate } from "./hold-variants.ts";
 import { hotAccountId } from "./hot-seed.ts";
 
 const diagnosticMs = 1_500;
@@ -40,17 +40,11 @@ export async function walFlushDiagnostic(clients: PoolClient[], observer: Observ
 }
 
 /** MultiXacts created per hold on the hot account (CHECKPOINT publishes the counter). */
-export async function multiXactDiagnostic(clients: PoolClient[], observer: Observer, proposed: boolean): Promise<MetricRow[]> {
-  const perHold = async (op: (client: PoolClient) => Promise<void>): Promise<number> => {
-    const before = await observer.nextMultiXactId();
-    const run = await closedLoop(clients, diagnosticMs, op);
-    return ((await observer.nextMultiXactId()) - before) / run.ops;
-  };
-  const rows = [reported("diag hot: MultiXacts per ledger hold()", await perHold((c) => ledgerHold(c, hotAccountId)), "per hold")];
-  if (proposed) {
-    rows.push(reported("diag hot: MultiXacts per locked-first hold", await perHold((c) => proposedHold(c, hotAccountId)), "per hold"));
-  }
-  return rows;
+export async function multiXactDiagnostic(clients: PoolClient[], observer: Observer): Promise<MetricRow[]> {
+  const before = await observer.nextMultiXactId();
+  const run = await closedLoop(clients, diagnosticMs, (c) => ledgerHold(c, hotAccountId));
+  const perHold = ((await observer.nextMultiXactId()) - before) / run.ops;
+  return [reported("diag hot: MultiXacts per ledger hold()", perHold, "per hold")];
 }
 
 export interface LoneCommits {

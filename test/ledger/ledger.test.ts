@@ -127,6 +127,16 @@ describe("ledger idempotency", () => {
     expect(await ledger.hold(pool, crypto.randomUUID(), "nobody-here", 1)).toBe("account_not_found");
     expect(await ledger.createAccount(pool, uniqueAccountId())).toBe("created");
   });
+
+  it("leaves no hold row behind for an unknown or a house account, and the id stays usable", async () => {
+    const holdId = crypto.randomUUID();
+    expect(await ledger.hold(pool, holdId, uniqueAccountId("missing"), 1)).toBe("account_not_found");
+    expect(await ledger.hold(pool, holdId, "house:funding", 1)).toBe("account_not_found");
+    const { rows } = await pool.query("SELECT 1 FROM holds WHERE id = $1", [holdId]);
+    expect(rows).toHaveLength(0);
+    const accountId = await fundedAccount(10);
+    expect(await ledger.hold(pool, holdId, accountId, 10)).toBe("held");
+  });
 });
 
 describe("the database itself guards the invariants", () => {

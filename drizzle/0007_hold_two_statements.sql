@@ -1,0 +1,33 @@
+-- ledger_hold in two statements on its success path (was three): the hold row, then the
+-- conditional UPDATE that also checks the account is a customer's. The separate existence
+-- check (an index lookup and an SPI statement per hold) now runs only when the UPDATE
+-- matched nothing, to tell a missing account from missing funds. With the account key
+-- deferred (0006), a hold row for a missing account is deleted before the function answers
+-- account_not_found, so nothing of it reaches COMMIT. Answers are unchanged.
+CREATE OR REPLACE FUNCTION ledger_hold(p_hold_id uuid, p_account_id text, p_amount_cents bigint)
+RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+  v_existing holds%ROWTYPE;
+  v_inserted uuid;
+BEGIN
+  INSERT INTO holds (id, account_id, amount_cents, status)
+    VALUES (p_hold_id, p_account_id, p_amount_cents, 'held')
+    ON CONFLICT (id) DO NOTHING RETURNING id INTO v_inserted;
+  IF v_inserted IS NULL THEN
+    SELECT * INTO v_existing FROM holds WHERE id = p_hold_id;
+    IF v_existing.account_id <> p_account_id OR v_existing.amount_cents <> p_amount_cents THEN
+      RETURN 'exists_with_different_fields';
+    END IF;
+    RETURN CASE v_existing.status WHEN 'refused' THEN 'already_refused' ELSE 'already_held' END;
+  END IF;
+  UPDATE accounts SET held_cents = held_cents + p_amount_cents
+    WHERE id = p_account_id AND kind = 'customer' AND balance_cents - held_cents >= p_amount_cents;
+  IF FOUND THEN RETURN 'held'; END IF;
+  PERFORM 1 FROM accounts WHERE id = p_account_id AND kind = 'customer';
+  IF NOT FOUND THEN
+    DELETE FROM holds WHERE id = p_hold_id;
+    RETURN 'account_not_found';
+  END IF;
+  UPDATE holds SET status = 'refused', resolved_at = now() WHERE id = p_hold_id;
+  RETURN 'insufficient_funds';
+END $$;
