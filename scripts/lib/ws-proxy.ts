@@ -2,6 +2,7 @@
 // can reach a plain local PostgreSQL. Local development and tests only: production talks to Neon.
 // Given a fault switchboard (the chaos tests), it relays message by message so faults can be
 // injected; without one it pools server connections (pg-pool/), as Neon's pooled endpoint does.
+import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
@@ -9,7 +10,7 @@ import { createWebSocketStream, WebSocketServer } from "ws";
 import { relayWithFaults } from "./db-faults/relay.ts";
 import type { FaultRules } from "./db-faults/rules.ts";
 import { IdleBackends } from "./pg-pool/idle-backends.ts";
-import { PooledSession } from "./pg-pool/pooled-session.ts";
+import { PooledSession, type Target } from "./pg-pool/pooled-session.ts";
 
 export interface WsProxy {
   /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy. */
@@ -47,7 +48,7 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
       relayWithFaults(createWebSocketStream(socket), connect({ host, port: targetPort }), options.faults);
       return;
     }
-    new PooledSession(socket, { host, port: targetPort }, idle);
+    new PooledSession(socket, serverAddress(host, targetPort), idle);
   });
   await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
   const { port: boundPort } = http.address() as AddressInfo;
@@ -62,4 +63,14 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
         http.closeAllConnections();
       }),
   };
+}
+
+/**
+ * A loopback server's Unix socket when it has one (PostgreSQL's default, in /tmp): the same
+ * server without the TCP stack, which costs the proxy and every backend CPU per message on a
+ * machine whose cores the database also needs.
+ */
+function serverAddress(host: string, port: number): Target {
+  const path = `/tmp/.s.PGSQL.${port}`;
+  return existsSync(path) ? { path } : { host, port };
 }

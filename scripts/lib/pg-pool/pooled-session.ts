@@ -8,10 +8,8 @@ import type { WebSocket } from "ws";
 import { WireFramer, type WireMessage } from "../db-faults/pg-wire.ts";
 import type { Backend, IdleBackends } from "./idle-backends.ts";
 
-export interface Target {
-  host: string;
-  port: number;
-}
+/** Where the server listens: host and port, or a Unix socket path. */
+export type Target = { host: string; port: number } | { path: string };
 
 type Phase = "startup" | "opening" | "authenticating" | "relaying" | "resetting" | "piped" | "closed";
 
