@@ -22,8 +22,8 @@ import {
 import { hotAccountId, seedHotAccount } from "./hot-seed.ts";
 import { loadClients } from "./ledger-efficiency.ts";
 
-const rounds = 5;
-const roundMs = 1_500;
+const rounds = 8;
+const roundMs = 2_000;
 const warmupMs = 1_000;
 const flushProbeMs = 2_000;
 const ledgerRatioMin = 0.8;
