@@ -82,6 +82,12 @@ async function check(): Promise<number> {
     body: { amount_cents: startCents, idempotency_key: "seed" },
     quiet: true,
   });
+  // The rows check the sandbox, not the Pix rules: from 20:00 to 06:00 (São Paulo) the default
+  // night limit (R$ 1,000) would refuse the insufficient-funds row before the balance could.
+  await call("PUT", `/ops/accounts/${accountId}/limits`, opsToken, {
+    body: { night_per_transfer_cents: 10 * startCents },
+    quiet: true,
+  });
 
   const outcomes = await Promise.all(rows.map((row) => runRow(row, clientToken, accountId)));
   let failed = 0;
