@@ -122,7 +122,7 @@ export class TransferSaga extends DurableObject<Env> {
       const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
       const preconnect = !cached || isStepDue(cached, force, Date.now());
       const saga = await this.withDb(async (db) => {
-        const current = await this.current(db);
+        const current = cached ?? (await this.load(db));
         if (!current) return null;
         const ports: SagaPorts = { db, provider: providerFor(this.env), timings: this.timings(), nowMs: () => Date.now() };
         const advanced = await advance(ports, current, force);
@@ -145,8 +145,11 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** The cached record, or the database's when this object has none (e.g. a first poke). */
   private async current(db: Queryable): Promise<SagaRecord | null> {
-    const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
-    if (cached) return cached;
+    return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? this.load(db);
+  }
+
+  /** The database's record, cached from now on; null for a name that is no transfer id. */
+  private async load(db: Queryable): Promise<SagaRecord | null> {
     const transferId = this.ctx.id.name;
     if (!transferId || !/^[0-9a-f-]{36}$/.test(transferId)) return null;
     const loaded = await loadSaga(db, transferId);

@@ -1,7 +1,7 @@
 // A database pool kept across a burst of saga steps (start, the send right after, a webhook a
 // moment later) and ended once the object has been idle for a while. A new connection costs a
-// WebSocket handshake, Postgres authentication and a backend that compiles our SQL functions
-// again (about 11 ms locally per step, more on Neon: docs/performance.md); an idle pool must
+// WebSocket handshake and authentication, and without a pooled endpoint a backend that compiles
+// our SQL functions again (docs/performance.md); an idle pool must
 // not outlive the burst, since the object may sleep until its next alarm. The idle bound is
 // short on purpose: every object in flight holds a connection while its pool lives, so a
 // storm of transfers would otherwise hold as many connections as objects (a 1,000-transfer

@@ -94,3 +94,8 @@ export function statementText(message: WireMessage): string | null {
 export function isReadyForQuery(message: WireMessage): boolean {
   return message.type === "Z";
 }
+
+/** A ReadyForQuery's transaction status: "I" idle, "T" in a transaction, "E" in a failed one. */
+export function transactionStatus(message: WireMessage): string {
+  return String.fromCharCode(message.bytes[5] ?? 0);
+}

@@ -5,7 +5,7 @@
 // reset with DISCARD ALL (as PgBouncer's session mode does). Anything else closes it.
 import { connect, type Socket } from "node:net";
 import type { WebSocket } from "ws";
-import { WireFramer, type WireMessage } from "../db-faults/pg-wire.ts";
+import { transactionStatus, WireFramer, type WireMessage } from "../db-faults/pg-wire.ts";
 import type { Backend, IdleBackends } from "./idle-backends.ts";
 
 /** Where the server listens: host and port, or a Unix socket path. */
@@ -220,18 +220,18 @@ export class PooledSession {
           password: this.password ?? Buffer.alloc(0),
         };
         this.phase = "relaying";
-        this.lastStatus = String.fromCharCode(entry.bytes[5] ?? 0);
+        this.lastStatus = transactionStatus(entry);
       }
       return;
     }
     if (this.phase === "relaying" && entry.type === "Z") {
       this.answersOwed--;
-      this.lastStatus = String.fromCharCode(entry.bytes[5] ?? 0);
+      this.lastStatus = transactionStatus(entry);
       return;
     }
     if (this.phase === "resetting") {
       if (entry.type === "E") this.resetFailed = true;
-      if (entry.type === "Z") this.finishReset(String.fromCharCode(entry.bytes[5] ?? 0));
+      if (entry.type === "Z") this.finishReset(transactionStatus(entry));
     }
   }
 
