@@ -24,7 +24,7 @@ function isLoopbackTarget(host: string): boolean {
 }
 
 export interface WsProxyOptions {
-  /** Relay through this switchboard (latency, blackhole, resets, lost replies) instead of a pipe. */
+  /** Relay through this switchboard (latency, blackhole, resets, lost replies); never pooled. */
   faults?: FaultRules;
 }
 
