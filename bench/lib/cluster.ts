@@ -5,6 +5,7 @@ import path from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
 import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
+import { raiseServerPriority, type ServerPriority } from "./server-priority.ts";
 import { startWsProxyProcess } from "./ws-proxy-process.ts";
 
 export interface BenchCluster {
@@ -16,6 +17,9 @@ export interface BenchCluster {
   /** Server pids, so the bench can account for CPU time per process. */
   postgresPid: number;
   wsProxyPid: number;
+  /** How the server's processes are scheduled (server-priority.ts), and why, for the report. */
+  serverPriority: ServerPriority;
+  serverPriorityNote: string;
 }
 
 /** Durability on, stated rather than assumed: the targets are about commits that reach disk. */
@@ -37,6 +41,7 @@ export async function startBenchCluster(workDir: string, own: (stop: () => Promi
   const postgres = await startLocalPostgres({ dataDir, port: await freePort(), persistent: false, serverFlags: durableFlags });
   own(postgres.stop);
   await applyMigrations(postgres.databaseUrl);
+  const priority = raiseServerPriority(postgres.pid);
   const proxy = await startWsProxyProcess();
   own(proxy.stop);
   return {
@@ -46,6 +51,8 @@ export async function startBenchCluster(workDir: string, own: (stop: () => Promi
     wsProxy: proxy.address,
     postgresPid: postgres.pid,
     wsProxyPid: proxy.pid,
+    serverPriority: priority.priority,
+    serverPriorityNote: priority.note,
   };
 }
 

@@ -72,12 +72,23 @@ function runQueueWaitNs(pid: number): number {
   }
 }
 
-/** Run-queue wait of a process and its live children (postgres backends live for the load). */
-function treeRunQueueWaitNs(rootPid: number): number {
-  let waitNs = runQueueWaitNs(rootPid);
+/**
+ * Run-queue wait of a process and each of its live children, by pid. Kept apart because a
+ * child that exits takes its count with it: a sum would fall and the wait come out negative
+ * (seen when a pooled server connection closed between two snapshots).
+ */
+function treeRunQueueWaitNs(rootPid: number): Map<number, number> {
+  const waits = new Map([[rootPid, runQueueWaitNs(rootPid)]]);
   for (const name of readdirSync("/proc")) {
-    if (/^\d+$/.test(name) && readProc(Number(name))?.parentPid === rootPid) waitNs += runQueueWaitNs(Number(name));
+    if (/^\d+$/.test(name) && readProc(Number(name))?.parentPid === rootPid) waits.set(Number(name), runQueueWaitNs(Number(name)));
   }
+  return waits;
+}
+
+/** Wait between two snapshots, over the processes alive at the second (new ones from zero). */
+function waitBetweenNs(start: Map<number, number>, end: Map<number, number>): number {
+  let waitNs = 0;
+  for (const [pid, endNs] of end) waitNs += Math.max(0, endNs - (start.get(pid) ?? 0));
   return waitNs;
 }
 
@@ -90,7 +101,7 @@ function machineBusyTicks(): number {
 interface Snapshot {
   atMs: number;
   postgresTicks: number;
-  postgresWaitNs: number;
+  postgresWaitNs: Map<number, number>;
   proxyTicks: number;
   workerTicks: number;
   selfMicros: number;
@@ -142,7 +153,7 @@ export class CpuMeter {
     const clientCores = (now.selfMicros - start.selfMicros) / 1e6 / seconds;
     const machineCores = cores(now.machineTicks - start.machineTicks);
     const otherCores = Math.max(0, machineCores - postgresCores - proxyCores - workerCores - clientCores);
-    const postgresWaitingCores = (now.postgresWaitNs - start.postgresWaitNs) / 1e9 / seconds;
+    const postgresWaitingCores = waitBetweenNs(start.postgresWaitNs, now.postgresWaitNs) / 1e9 / seconds;
     return { postgresCores, proxyCores, workerCores, clientCores, otherCores, machineCores, postgresWaitingCores };
   }
 

@@ -8,14 +8,21 @@ import { benchPool, withClients } from "../lib/db.ts";
 import { closedLoop, sideBySide } from "../lib/load.ts";
 import { type Observer, publishStats } from "../lib/observer.ts";
 import { type MetricRow, reported } from "../lib/results.ts";
+import { atNormalPriority } from "../lib/server-priority.ts";
 import { ledgerHold, rawConditionalUpdate } from "./hold-variants.ts";
 import { hotAccountId } from "./hot-seed.ts";
 
 const diagnosticMs = 1_500;
 const loneCommitsMs = 1_500;
 
+export interface WalFlushUnderLoad {
+  rows: MetricRow[];
+  /** The server's mean WAL fsync time while the raw hot-row load ran. */
+  fsyncMs: number;
+}
+
 /** How many commits each WAL flush covered, and how much of the wall time the flushes took. */
-export async function walFlushDiagnostic(clients: PoolClient[], observer: Observer, cpu: CpuMeter): Promise<MetricRow[]> {
+export async function walFlushDiagnostic(clients: PoolClient[], observer: Observer, cpu: CpuMeter): Promise<WalFlushUnderLoad> {
   for (const client of clients) await publishStats(client);
   const walBefore = await observer.walFlushCounters();
   const countersBefore = await observer.databaseCounters();
@@ -28,15 +35,15 @@ export async function walFlushDiagnostic(clients: PoolClient[], observer: Observ
   const fsyncs = walAfter.fsyncs - walBefore.fsyncs;
   const fsyncMs = walAfter.fsyncMs - walBefore.fsyncMs;
   const commits = countersAfter.commits - countersBefore.commits;
-  return [
+  const rows = [
     reported("diag hot raw: holds", (run.ops / run.elapsedMs) * 1000, "holds/s"),
-    reported("diag hot raw: WAL fsync under this load", fsyncMs / fsyncs, "ms"),
     reported("diag hot raw: commits per WAL fsync", commits / fsyncs, "commits"),
     reported("diag hot raw: share of wall time in WAL fsync", fsyncMs / run.elapsedMs, "ratio"),
     // Backends runnable but without a core: each wake-up after a flush or a lock waits this long.
     reported("diag hot raw: postgres waiting for a core", share.postgresWaitingCores, "cores"),
     reported("diag hot raw: machine busy (all processes)", share.machineCores, "cores"),
   ];
+  return { rows, fsyncMs: fsyncMs / fsyncs };
 }
 
 /** MultiXacts created per hold on the hot account (CHECKPOINT publishes the counter). */
@@ -58,8 +65,15 @@ export function meanLoneCommits(a: LoneCommits, b: LoneCommits): LoneCommits {
   return { roundTripMs: (a.roundTripMs + b.roundTripMs) / 2, walFsyncMs: (a.walFsyncMs + b.walFsyncMs) / 2 };
 }
 
-/** One client, one-row INSERT commits: nothing to wait for but the round trip and the flush. */
+/**
+ * One client, one-row INSERT commits: nothing to wait for but the round trip and the flush.
+ * At normal priority: a realtime server would time each flush with its idle core's wake-up.
+ */
 export async function singleClientCommit(context: BenchContext, observer: Observer): Promise<LoneCommits> {
+  return atNormalPriority(context.cluster, () => loneCommits(context, observer));
+}
+
+async function loneCommits(context: BenchContext, observer: Observer): Promise<LoneCommits> {
   return withClients(benchPool(context.cluster, 1, "bench-commit-probe"), 1, async (clients) => {
     const [client] = clients;
     if (!client) throw new Error("no client");
@@ -87,12 +101,14 @@ export interface SlowFlush {
 
 /**
  * Ledger against raw on the hot account again, with every commit's flush made 1 ms slower
- * (commit_delay sleeps before the WAL flush while other transactions are open, as the queued
- * holds are). Shows which part of the gap is per-commit CPU that a slow flush hides.
+ * (commit_delay sleeps before the WAL flush, holding the WAL write lock). commit_siblings = 0
+ * makes it sleep before every flush: PostgreSQL does not count a transaction blocked on a lock
+ * as a sibling, and on one hot row every other hold is, so with 1 most flushes went undelayed.
+ * Shows which part of the gap is per-commit CPU that a slow flush hides.
  */
 export async function slowFlushDiagnostic(clients: PoolClient[]): Promise<SlowFlush> {
   const setDelay = async (delayUs: number): Promise<void> => {
-    for (const client of clients) await client.query(`SET commit_delay = ${delayUs}; SET commit_siblings = 1`);
+    for (const client of clients) await client.query(`SET commit_delay = ${delayUs}; SET commit_siblings = 0`);
   };
   await setDelay(slowFlushAddedMs * 1000);
   try {
@@ -108,4 +124,28 @@ export async function slowFlushDiagnostic(clients: PoolClient[]): Promise<SlowFl
   } finally {
     await setDelay(0);
   }
+}
+
+const normalPriorityRounds = 3;
+const normalPriorityRoundMs = 1_500;
+const normalPriorityWarmupMs = 500;
+
+/**
+ * Raw hot-row holds with the server's processes back at normal priority: what the bench's
+ * scheduling (server-priority.ts) changes. Undefined when the bench could not raise it in the
+ * first place (then the main rows already are this).
+ */
+export async function normalPriorityRawPerS(clients: PoolClient[], context: BenchContext): Promise<number | undefined> {
+  if (context.cluster.serverPriority !== "realtime") return undefined;
+  return atNormalPriority(context.cluster, async () => {
+    let ops = 0;
+    let elapsedMs = 0;
+    await closedLoop(clients, normalPriorityWarmupMs, (client) => rawConditionalUpdate(client, hotAccountId));
+    for (let round = 0; round < normalPriorityRounds; round++) {
+      const run = await closedLoop(clients, normalPriorityRoundMs, (client) => rawConditionalUpdate(client, hotAccountId));
+      ops += run.ops;
+      elapsedMs += run.elapsedMs;
+    }
+    return (ops / elapsedMs) * 1000;
+  });
 }
