@@ -42,7 +42,7 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
-    return this.answering("start", () =>
+    const result = await this.answering("start", () =>
       this.withDb(async (db): Promise<StartResult> => {
         const result = await openTransfer(db, input);
         if (result.outcome === "replayed")
@@ -54,6 +54,26 @@ export class TransferSaga extends DurableObject<Env> {
         return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
       }),
     );
+    // A client retries with the same key when the first answer was lost, and that answer may
+    // have been lost with the first object, after its commit and before its alarm: the replay
+    // makes sure the transfer's own object is armed instead of leaving it to the sweeper.
+    if (result.outcome === "replayed") await this.nudge(result.transferId);
+    return result;
+  }
+
+  /**
+   * Arms the alarm from the saga record when none is set (after a start that committed and
+   * died before arming); a no-op for an armed object, and for a record with nothing to wait
+   * for (finished, or in review).
+   */
+  async ensureArmed(): Promise<{ armed: boolean } | Unavailable> {
+    return this.answering("ensure_armed", async () => {
+      if ((await this.ctx.storage.getAlarm()) !== null) return { armed: false };
+      const saga = (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? (await this.withDb((db) => this.load(db)));
+      if (!saga || nextWakeAtMs(saga, Date.now(), this.timings()) === null) return { armed: false };
+      await this.arm(saga);
+      return { armed: true };
+    });
   }
 
   /** Check the provider now (a webhook arrived, or the sweeper found the saga overdue). */
@@ -155,6 +175,16 @@ export class TransferSaga extends DurableObject<Env> {
     const loaded = await loadSaga(db, transferId);
     if (loaded) await this.ctx.storage.put(sagaKey, loaded);
     return loaded;
+  }
+
+  /** The replay's answer never waits on this going right: the sweeper is still the backstop. */
+  private async nudge(transferId: string): Promise<void> {
+    try {
+      const nudged = await this.env.TRANSFER_SAGA.getByName(transferId).ensureArmed();
+      if ("armed" in nudged && nudged.armed) this.log("replay_armed_original", { original_transfer_id: transferId });
+    } catch (error) {
+      this.log("nudge_fault", { original_transfer_id: transferId, message: error instanceof Error ? error.message : String(error) });
+    }
   }
 
   private async arm(saga: SagaRecord): Promise<void> {
