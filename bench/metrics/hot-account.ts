@@ -91,7 +91,7 @@ export async function measureHotAccount(context: BenchContext): Promise<MetricRo
     const updateInsertPerS = rates.get("update+insert") ?? 0;
     rows.push(reported("diag hot: UPDATE + hold INSERT, one SQL statement", updateInsertPerS, "holds/s"));
     rows.push(reported("diag hot: ledger hold() / that statement", ledgerPerS / updateInsertPerS, "ratio"));
-    // With the flush 1 ms slower, the flush limit is 1 / (1 ms + the lone flush).
+    // With the flush 1 ms slower, the flush limit is 1 / (1 ms + the flush above).
     const slowFlushLimitPerS = 1000 / (slowFlushAddedMs + flushMs);
     if (normalPriorityRaw !== undefined) {
       rows.push(reported("diag hot, PostgreSQL at normal priority: raw", normalPriorityRaw, "holds/s"));
