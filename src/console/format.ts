@@ -1,4 +1,4 @@
-// How the console writes money, times and durations. Amounts stay integer centavos until here.
+// How the console writes money, times, durations and counts. Amounts stay integer centavos until here.
 
 /** 123456 -> "R$ 1.234,56" (Brazilian grouping); negative amounts get a leading minus sign. */
 export function formatCents(cents: number): string {
@@ -36,4 +36,9 @@ export function formatDuration(durationMs: number): string {
     if (count > 0 || (parts.length > 0 && size > 1)) parts.push(`${count} ${name}`);
   }
   return parts.length === 0 ? "0 s" : parts.join(" ");
+}
+
+/** 1 -> "1 send", 3 -> "3 sends": English plurals of the console's own nouns (all take an s). */
+export function formatCount(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }

@@ -1,6 +1,6 @@
 // How the console writes money, times and durations.
 import { describe, expect, it } from "vitest";
-import { formatCents, formatDuration, formatTime } from "../../src/console/format.ts";
+import { formatCents, formatCount, formatDuration, formatTime } from "../../src/console/format.ts";
 
 describe("console formatting", () => {
   it.each([
@@ -23,6 +23,12 @@ describe("console formatting", () => {
     [-5_000, "0 s"],
   ])("writes %i ms as %s", (durationMs, text) => {
     expect(formatDuration(durationMs)).toBe(text);
+  });
+
+  it("counts with the plural everywhere but at one", () => {
+    expect(formatCount(0, "send")).toBe("0 sends");
+    expect(formatCount(1, "status check")).toBe("1 status check");
+    expect(formatCount(4, "status check")).toBe("4 status checks");
   });
 
   it("writes times in UTC to the second, and a missing one as a dash", () => {

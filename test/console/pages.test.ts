@@ -56,6 +56,11 @@ describe("console pages", () => {
     for (const state of ["started", "funds_reserved", "submitted", "completed"]) expect(html).toContain(`state-${state}`);
     expect(html).toContain("Provider evidence");
     expect(html).toContain('<td data-label="Call">send</td>');
+    // The summary counts the calls listed below it (the saga's check counter restarts at a send).
+    const calls = (kind: string): number => html.split(`<td data-label="Call">${kind}</td>`).length - 1;
+    expect(calls("send")).toBe(1);
+    expect(calls("status")).toBeGreaterThanOrEqual(1);
+    expect(html).toContain(`1 send, ${calls("status")} status check${calls("status") === 1 ? "" : "s"}`);
     expect(html).toContain(completed.end_to_end_id ?? "no end_to_end_id");
     expect(html).toContain("Hold status");
     expect(html).toContain("<strong>settled</strong>");

@@ -1,7 +1,7 @@
 // The transfer page: its facts, the resolve form when it waits for review, its timeline, the
 // provider evidence, and the hold with its ledger entries.
 import type { TransferStory } from "../data/story.ts";
-import { formatCents, formatTime } from "../format.ts";
+import { formatCents, formatCount, formatTime } from "../format.ts";
 import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
 import { Layout, Message, StateBadge } from "./layout.tsx";
 import { ResolveForm } from "./resolve.tsx";
@@ -45,9 +45,18 @@ function Facts({ story }: { story: TransferStory }) {
       <dt>Review deadline</dt>
       <dd>{formatTime(story.deadline_at)}</dd>
       <dt>Provider calls</dt>
-      <dd>{`${story.send_attempts} send(s), ${story.checks_made} status check(s)`}</dd>
+      <dd>{providerCallsSummary(story)}</dd>
     </dl>
   );
+}
+
+/**
+ * Counted from the recorded calls listed under "Provider evidence", not from the saga's
+ * counters: checks_made restarts at every send (it sets the backoff) and would understate.
+ */
+function providerCallsSummary(story: TransferStory): string {
+  const count = (kind: string): number => story.provider_calls.filter((call) => call.kind === kind).length;
+  return `${formatCount(count("send"), "send")}, ${formatCount(count("status"), "status check")}`;
 }
 
 export function TransferPage({ story, csrfToken, notice, error }: TransferPageProps) {
