@@ -27,6 +27,8 @@ export type StartResult =
 /** A fault (database unreachable, connection lost) rather than an answer: try again. */
 export type Unavailable = { outcome: "unavailable" };
 
+export type EnsureArmedResult = { outcome: "armed" | "already_armed" | "nothing_to_wait_for" | "not_found" } | Unavailable;
+
 export type ResolveResult =
   | { outcome: "resolved"; state: string }
   | { outcome: "not_in_review"; state: string }
@@ -42,7 +44,7 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
-    const result = await this.answering("start", () =>
+    return this.answering("start", () =>
       this.withDb(async (db): Promise<StartResult> => {
         const result = await openTransfer(db, input);
         if (result.outcome === "replayed")
@@ -54,25 +56,25 @@ export class TransferSaga extends DurableObject<Env> {
         return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
       }),
     );
-    // A client retries with the same key when the first answer was lost, and that answer may
-    // have been lost with the first object, after its commit and before its alarm: the replay
-    // makes sure the transfer's own object is armed instead of leaving it to the sweeper.
-    if (result.outcome === "replayed") await this.nudge(result.transferId);
-    return result;
   }
 
   /**
-   * Arms the alarm from the saga record when none is set (after a start that committed and
-   * died before arming); a no-op for an armed object, and for a record with nothing to wait
-   * for (finished, or in review).
+   * Arms the alarm from the saga record when none is set: a start that committed the transfer
+   * and died before arming leaves the object so, and the client's replay (same key, its first
+   * answer lost) calls this. Nothing happens to an armed object, or to a record with nothing to
+   * wait for (finished, or in review). An armed object answers without joining the queue, so a
+   * step in progress (a provider call of seconds) does not hold it.
    */
-  async ensureArmed(): Promise<{ armed: boolean } | Unavailable> {
-    return this.answering("ensure_armed", async () => {
-      if ((await this.ctx.storage.getAlarm()) !== null) return { armed: false };
+  async ensureArmed(): Promise<EnsureArmedResult> {
+    if ((await this.ctx.storage.getAlarm()) !== null) return { outcome: "already_armed" };
+    return this.answering("ensure_armed", async (): Promise<EnsureArmedResult> => {
+      if ((await this.ctx.storage.getAlarm()) !== null) return { outcome: "already_armed" };
       const saga = (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? (await this.withDb((db) => this.load(db)));
-      if (!saga || nextWakeAtMs(saga, Date.now(), this.timings()) === null) return { armed: false };
+      if (!saga) return { outcome: "not_found" };
+      if (nextWakeAtMs(saga, Date.now(), this.timings()) === null) return { outcome: "nothing_to_wait_for" };
       await this.arm(saga);
-      return { armed: true };
+      this.log("armed_by_replay", { state: saga.state });
+      return { outcome: "armed" };
     });
   }
 
@@ -175,16 +177,6 @@ export class TransferSaga extends DurableObject<Env> {
     const loaded = await loadSaga(db, transferId);
     if (loaded) await this.ctx.storage.put(sagaKey, loaded);
     return loaded;
-  }
-
-  /** The replay's answer never waits on this going right: the sweeper is still the backstop. */
-  private async nudge(transferId: string): Promise<void> {
-    try {
-      const nudged = await this.env.TRANSFER_SAGA.getByName(transferId).ensureArmed();
-      if ("armed" in nudged && nudged.armed) this.log("replay_armed_original", { original_transfer_id: transferId });
-    } catch (error) {
-      this.log("nudge_fault", { original_transfer_id: transferId, message: error instanceof Error ? error.message : String(error) });
-    }
   }
 
   private async arm(saga: SagaRecord): Promise<void> {

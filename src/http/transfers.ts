@@ -1,5 +1,5 @@
 // Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { maxTransferCents } from "../config.ts";
 import { localClockFields } from "../limits/clock.ts";
@@ -13,6 +13,7 @@ import { requireIdempotencyKey } from "./idempotency-key.ts";
 import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
+import { log } from "./request-id.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;
@@ -66,6 +67,10 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     case "created":
       return c.body(result.responseBody, 202, { "content-type": "application/json" });
     case "replayed":
+      // A client repeats a key when its first answer was lost, and that answer may have been
+      // lost with the first object, after the commit and before its alarm: make sure the
+      // transfer's own object is armed. Beside the answer, never in its way.
+      c.executionCtx.waitUntil(armAfterReplay(c, result.transferId));
       return c.body(result.responseBody, 202, { "content-type": "application/json", "Idempotent-Replayed": "true" });
     case "key_reused":
       return problem(c, 422, { type: "idempotency-key-reused", detail: "This Idempotency-Key was used with a different request body." });
@@ -81,6 +86,17 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
       });
   }
 });
+
+/** A fault is logged and nothing more: the sweeper still finds an unarmed transfer when overdue. */
+async function armAfterReplay(c: Context<AppEnv>, transferId: string): Promise<void> {
+  try {
+    const armed = await c.env.TRANSFER_SAGA.getByName(transferId).ensureArmed();
+    if (armed.outcome !== "already_armed") log(c, "replay_arm", { transfer_id: transferId, outcome: armed.outcome });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(c, "replay_arm", { transfer_id: transferId, outcome: "failed", error: message }, "warn");
+  }
+}
 
 transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
   const { limit, cursor } = c.req.valid("query");

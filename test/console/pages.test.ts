@@ -56,7 +56,7 @@ describe("console pages", () => {
     for (const state of ["started", "funds_reserved", "submitted", "completed"]) expect(html).toContain(`state-${state}`);
     expect(html).toContain("Provider evidence");
     expect(html).toContain('<td data-label="Call">send</td>');
-    // The summary counts the calls listed below it (the saga's check counter restarts at a send).
+    // The summary counts the calls listed below it (the saga's backoff counter misses the last check).
     const calls = (kind: string): number => html.split(`<td data-label="Call">${kind}</td>`).length - 1;
     expect(calls("send")).toBe(1);
     expect(calls("status")).toBeGreaterThanOrEqual(1);

@@ -6,12 +6,10 @@ import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestFingerprint } from "../../src/http/fingerprint.ts";
 import { normalisePixKey } from "../../src/http/pix-key.ts";
-import { readSagaTimings } from "../../src/saga/timings.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
-import { openTransfer } from "../../src/transfers/store.ts";
-import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { createTransfer, fundedAccount, sandboxPayment, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
-import { openDefaults } from "../support/saga.ts";
+import { openWithoutObject } from "../support/saga.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -29,24 +27,16 @@ const alarmOf = (id: string): Promise<number | null> => runInDurableObject(stub(
 async function openedByLostStart(accountId: string, idempotencyKey: string): Promise<string> {
   const key = normalisePixKey(body.pix_key_type, body.pix_key);
   if (!key.ok) throw new Error(key.message);
-  const opened = await openTransfer(pool, {
-    id: crypto.randomUUID(),
-    accountId,
-    amountCents: body.amount_cents,
-    pixKey: key.key,
-    pixKeyType: body.pix_key_type,
-    description: body.description,
+  const fingerprint = await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, body.description]);
+  const saga = await openWithoutObject(pool, accountId, body.amount_cents, body.pix_key, {
     idempotencyKey,
-    requestFingerprint: await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, body.description]),
-    deadlineMs: readSagaTimings(env).deadlineMs,
-    ...openDefaults(),
+    requestFingerprint: fingerprint,
   });
-  if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
-  return opened.saga.id;
+  return saga.id;
 }
 
 describe("a replay after a start that died before arming", () => {
-  it("arms the transfer's own object, which then completes the transfer", async () => {
+  it("arms the transfer's own object, which then pays it once and completes it", async () => {
     const accountId = await fundedAccount(10_000);
     const idempotencyKey = crypto.randomUUID();
     const transferId = await openedByLostStart(accountId, idempotencyKey);
@@ -60,20 +50,37 @@ describe("a replay after a start that died before arming", () => {
     // No poke, no sweeper: the alarm the replay set (due at once, for the send) carries the
     // saga to the end. Without it the transfer would wait in funds_reserved, never sent.
     expect((await waitForFinalState(accountId, transferId)).state).toBe("completed");
+    expect(await sandboxPayment(transferId)).toMatchObject({ made: true, send_calls: 1 });
   });
 
-  it("leaves a finished transfer's object without an alarm", async () => {
+  it("says what it did: armed, already armed, nothing to wait for, no such transfer", async () => {
+    const accountId = await fundedAccount(10_000);
+    const transferId = await openedByLostStart(accountId, crypto.randomUUID());
+    expect(await stub(transferId).ensureArmed()).toEqual({ outcome: "armed" });
+    expect((await waitForFinalState(accountId, transferId)).state).toBe("completed");
+    expect(await alarmOf(transferId)).toBeNull();
+    expect(await stub(transferId).ensureArmed()).toEqual({ outcome: "nothing_to_wait_for" });
+    expect(await sandboxPayment(transferId)).toMatchObject({ made: true, send_calls: 1 });
+
+    expect(await stub(crypto.randomUUID()).ensureArmed()).toEqual({ outcome: "not_found" });
+    // An armed object answers before reading anything else (here it has no record at all).
+    const armedId = crypto.randomUUID();
+    await runInDurableObject(stub(armedId), (_, state) => state.storage.setAlarm(Date.now() + 3_600_000));
+    expect(await stub(armedId).ensureArmed()).toEqual({ outcome: "already_armed" });
+    await runInDurableObject(stub(armedId), (_, state) => state.storage.deleteAlarm());
+  });
+
+  it("leaves a finished transfer's object alone when its request is replayed", async () => {
     const accountId = await fundedAccount(10_000);
     const idempotencyKey = crypto.randomUUID();
     const created = await createTransfer(accountId, body, idempotencyKey);
     expect(created.status).toBe(202);
     const transferId = (await created.json<TransferJson>()).id;
     expect((await waitForFinalState(accountId, transferId)).state).toBe("completed");
-    expect(await alarmOf(transferId)).toBeNull();
 
     const replay = await createTransfer(accountId, body, idempotencyKey);
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(await alarmOf(transferId)).toBeNull();
-    expect(await stub(transferId).ensureArmed()).toEqual({ armed: false });
+    expect(await sandboxPayment(transferId)).toMatchObject({ made: true, send_calls: 1 });
   });
 });

@@ -43,6 +43,7 @@ export async function openWithoutObject(
   accountId: string,
   amountCents: number,
   pixKey = "100.000.001-08",
+  request: { idempotencyKey: string; requestFingerprint: string } = { idempotencyKey: crypto.randomUUID(), requestFingerprint: "test" },
 ): Promise<SagaRecord> {
   const opened = await openTransfer(pool, {
     id: crypto.randomUUID(),
@@ -51,8 +52,7 @@ export async function openWithoutObject(
     pixKey,
     pixKeyType: pixKey.includes("@") ? "email" : "cpf",
     description: null,
-    idempotencyKey: crypto.randomUUID(),
-    requestFingerprint: "test",
+    ...request,
     deadlineMs: readSagaTimings(env).deadlineMs,
     ...openDefaults(),
   });

@@ -52,7 +52,8 @@ function Facts({ story }: { story: TransferStory }) {
 
 /**
  * Counted from the recorded calls listed under "Provider evidence", not from the saga's
- * counters: checks_made restarts at every send (it sets the backoff) and would understate.
+ * counters: checks_made is the backoff counter, which a conclusive answer (the last check)
+ * does not advance and a resend restarts, so it always came out short.
  */
 function providerCallsSummary(story: TransferStory): string {
   const count = (kind: string): number => story.provider_calls.filter((call) => call.kind === kind).length;
