@@ -73,7 +73,6 @@ export class TransferSaga extends DurableObject<Env> {
       if (!saga) return { outcome: "not_found" };
       if (nextWakeAtMs(saga, Date.now(), this.timings()) === null) return { outcome: "nothing_to_wait_for" };
       await this.arm(saga);
-      this.log("armed_by_replay", { state: saga.state });
       return { outcome: "armed" };
     });
   }

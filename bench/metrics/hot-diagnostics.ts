@@ -137,15 +137,13 @@ const normalPriorityWarmupMs = 500;
  */
 export async function normalPriorityRawPerS(clients: PoolClient[], context: BenchContext): Promise<number | undefined> {
   if (context.cluster.serverPriority !== "realtime") return undefined;
-  return atNormalPriority(context.cluster, async () => {
-    let ops = 0;
-    let elapsedMs = 0;
-    await closedLoop(clients, normalPriorityWarmupMs, (client) => rawConditionalUpdate(client, hotAccountId));
-    for (let round = 0; round < normalPriorityRounds; round++) {
-      const run = await closedLoop(clients, normalPriorityRoundMs, (client) => rawConditionalUpdate(client, hotAccountId));
-      ops += run.ops;
-      elapsedMs += run.elapsedMs;
-    }
-    return (ops / elapsedMs) * 1000;
-  });
+  // sideBySide with one variant: a warm-up, then total holds over total time of its rounds.
+  const rates = await atNormalPriority(context.cluster, () =>
+    sideBySide(clients, [{ name: "raw", op: (client) => rawConditionalUpdate(client, hotAccountId) }], {
+      rounds: normalPriorityRounds,
+      roundMs: normalPriorityRoundMs,
+      warmupMs: normalPriorityWarmupMs,
+    }),
+  );
+  return rates.get("raw") ?? 0;
 }
