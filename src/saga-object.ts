@@ -99,7 +99,9 @@ export class TransferSaga extends DurableObject<Env> {
   async resolve(outcome: "sent" | "not_sent", note: string): Promise<ResolveResult> {
     return this.answering("resolve", () =>
       this.withDb(async (db): Promise<ResolveResult> => {
-        const saga = await this.current(db);
+        // The database's record, not the cached one: an object that died between a commit and
+        // its cache write (e.g. into needs_review) would otherwise refuse the operator with 409.
+        const saga = await this.load(db);
         if (!saga) return { outcome: "not_found" } as const;
         const decided = transition(viewOf(saga), { type: "operator_resolved", outcome, note }, Date.now(), this.timings());
         const write = decided.commands.find((c) => c.type === "persist");
@@ -162,11 +164,6 @@ export class TransferSaga extends DurableObject<Env> {
       this.log("step_fault", { faults, retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
       return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
     }
-  }
-
-  /** The cached record, or the database's when this object has none (e.g. a first poke). */
-  private async current(db: Queryable): Promise<SagaRecord | null> {
-    return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? this.load(db);
   }
 
   /** The database's record, cached from now on; null for a name that is no transfer id. */

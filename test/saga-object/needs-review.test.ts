@@ -1,6 +1,8 @@
 // The deadline hands an inconclusive transfer to a person with the hold kept; an operator's
 // resolution settles or releases it exactly once, with the note in the history.
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { call, createTransfer, fundedAccount, getBalance, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
 
 const amountCents = 3_000;
@@ -39,6 +41,21 @@ describe("needs_review and the operator's resolution", () => {
     const again = await resolve(id, { outcome: "not_sent", note: "changed my mind" });
     expect(again.status).toBe(409);
     expect(again.headers.get("content-type")).toContain("application/problem+json");
+    expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
+  });
+
+  it("resolves from the database's record when the object's cached one is stale", async () => {
+    const { accountId, id } = await transferInReview();
+    // An object that died after its needs_review commit and before its cache write: the cache
+    // still says submitted, the database (the system of record) needs_review.
+    await runInDurableObject(env.TRANSFER_SAGA.getByName(id), async (_, state) => {
+      const cached = await state.storage.get<SagaRecord>("saga");
+      if (!cached) throw new Error("no cached record");
+      await state.storage.put("saga", { ...cached, state: "submitted" });
+    });
+    const resolved = await resolve(id, { outcome: "sent", note: "PSP statement shows E2E paid" });
+    expect(resolved.status).toBe(200);
+    expect((await resolved.json<Story>()).state).toBe("completed");
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
   });
 
