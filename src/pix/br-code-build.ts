@@ -17,7 +17,7 @@ const initiationCodes = { reusable: "11", single_use: "12" } as const;
 /** Fields are written in id order (EMV fixes only 00 first and 63 last), so extras go where their ids put them. */
 export function buildBrCode(fields: BrCodeFields): BrCodeResult {
   const problems: BrCodeProblem[] = [];
-  const template = (id: string, children: readonly BrCodeField[]): BrCodeField => ({ id, value: encodeAll(children, problems) });
+  const template = (id: string, children: readonly BrCodeField[]): BrCodeField => ({ id, value: encodeAll(id, children, problems) });
 
   const account = template("26", [
     { id: "00", value: pixGui },
@@ -34,6 +34,7 @@ export function buildBrCode(fields: BrCodeFields): BrCodeResult {
     else amount = [{ id: "54", value: amountText }];
   }
   const body = encodeAll(
+    "",
     [
       { id: "00", value: "01" },
       ...optional("01", fields.initiationMethod === null ? null : initiationCodes[fields.initiationMethod]),
@@ -76,10 +77,10 @@ function optional(id: string, value: string | null): BrCodeField[] {
 }
 
 /** Encodes in id order; a field TLV cannot carry is reported and left out. */
-function encodeAll(fields: readonly BrCodeField[], problems: BrCodeProblem[]): string {
+function encodeAll(parentPath: string, fields: readonly BrCodeField[], problems: BrCodeProblem[]): string {
   let text = "";
   for (const field of [...fields].sort((a, b) => a.id.localeCompare(b.id))) {
-    const encoded = encodeTlv(field.id, field.value);
+    const encoded = encodeTlv(parentPath, field.id, field.value);
     if (encoded.ok) text += encoded.text;
     else problems.push(encoded.problem);
   }

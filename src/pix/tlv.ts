@@ -37,9 +37,14 @@ export function readTlv(text: string, parentPath: string): TlvResult {
 }
 
 /** Refuses what TLV cannot carry rather than writing a length that lies. */
-export function encodeTlv(id: string, value: string): { ok: true; text: string } | { ok: false; problem: BrCodeProblem } {
+export function encodeTlv(
+  parentPath: string,
+  id: string,
+  value: string,
+): { ok: true; text: string } | { ok: false; problem: BrCodeProblem } {
   if (value.length === 0 || value.length > fieldLengthMax) {
-    return malformed(id, `Field ${id} must be 1 to ${fieldLengthMax} characters; it is ${value.length}.`);
+    const path = fieldPath(parentPath, id);
+    return malformed(path, `Field ${path} must be 1 to ${fieldLengthMax} characters; it is ${value.length}.`);
   }
   return { ok: true, text: `${id}${String(value.length).padStart(2, "0")}${value}` };
 }
