@@ -1,5 +1,5 @@
 // Ledger results are values, ordered like TigerBeetle's: the first effect, then repeats, then
-// refusals. The SQL functions in drizzle/0001_ledger_functions.sql return exactly these strings.
+// refusals. The SQL functions in drizzle/functions/ return exactly these strings.
 
 export const holdResults = [
   "held",

@@ -1,5 +1,5 @@
 // The ledger's tables. Invariants live here as constraints, and again in the SQL functions
-// (drizzle/0001_ledger_functions.sql) that are the only writers.
+// (drizzle/functions/) that are the only writers.
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
@@ -36,7 +36,7 @@ export const holds = pgTable(
   "holds",
   {
     id: uuid("id").primaryKey(),
-    // DEFERRABLE INITIALLY DEFERRED (drizzle/0006; drizzle cannot say so): checked at COMMIT,
+    // DEFERRABLE INITIALLY DEFERRED (drizzle/0002_ledger_rules.sql; drizzle cannot say so): checked at COMMIT,
     // when ledger_hold already holds the account row, so a hot account makes no MultiXacts.
     accountId: text("account_id")
       .notNull()

@@ -1,5 +1,5 @@
 // The saga record: the system of record for every transfer, so support and the sweeper can
-// query it. Written only by the SQL functions in drizzle/0001_ledger_functions.sql.
+// query it. Written only by the SQL functions in drizzle/functions/.
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { accounts } from "../ledger/schema.ts";

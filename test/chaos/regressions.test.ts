@@ -19,7 +19,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-describe("found by chaos, fixed in drizzle/0005", () => {
+describe("found by chaos, fixed in transfer_apply", () => {
   it("an anti-fraud approval given after the deadline follows the normal path", async () => {
     const accountId = await fundedAccount(10_000);
     const started = await startThroughObject({

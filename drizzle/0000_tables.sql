@@ -91,6 +91,7 @@ CREATE TABLE "transfers" (
 	"last_sent_at" timestamp with time zone,
 	"next_check_at" timestamp with time zone,
 	"deadline_at" timestamp with time zone NOT NULL,
+	"limit_day" date,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "transfers_idempotency_key_per_account" UNIQUE("account_id","idempotency_key"),
@@ -102,6 +103,26 @@ CREATE TABLE "transfers" (
 	CONSTRAINT "transfers_failed_iff_compensated" CHECK (("transfers"."failure_reason" IS NOT NULL) = ("transfers"."state" IN ('compensating', 'compensated')))
 );
 --> statement-breakpoint
+CREATE TABLE "account_limits" (
+	"account_id" text PRIMARY KEY NOT NULL,
+	"per_transfer_cents" bigint,
+	"daily_cents" bigint,
+	"night_per_transfer_cents" bigint,
+	"night_starts_at" time,
+	CONSTRAINT "account_limits_per_transfer_positive" CHECK ("account_limits"."per_transfer_cents" > 0),
+	CONSTRAINT "account_limits_daily_not_negative" CHECK ("account_limits"."daily_cents" >= 0),
+	CONSTRAINT "account_limits_night_positive" CHECK ("account_limits"."night_per_transfer_cents" > 0),
+	CONSTRAINT "account_limits_night_starts_evening" CHECK ("account_limits"."night_starts_at" >= '18:00' AND "account_limits"."night_starts_at" <= '23:59')
+);
+--> statement-breakpoint
+CREATE TABLE "daily_usage" (
+	"account_id" text NOT NULL,
+	"day" date NOT NULL,
+	"used_cents" bigint NOT NULL,
+	CONSTRAINT "daily_usage_account_id_day_pk" PRIMARY KEY("account_id","day"),
+	CONSTRAINT "daily_usage_used_not_negative" CHECK ("daily_usage"."used_cents" >= 0)
+);
+--> statement-breakpoint
 ALTER TABLE "entries" ADD CONSTRAINT "entries_transaction_id_ledger_transactions_id_fk" FOREIGN KEY ("transaction_id") REFERENCES "public"."ledger_transactions"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "entries" ADD CONSTRAINT "entries_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "holds" ADD CONSTRAINT "holds_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -110,6 +131,8 @@ ALTER TABLE "ledger_transactions" ADD CONSTRAINT "ledger_transactions_hold_id_ho
 ALTER TABLE "provider_calls" ADD CONSTRAINT "provider_calls_transfer_id_transfers_id_fk" FOREIGN KEY ("transfer_id") REFERENCES "public"."transfers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transfer_history" ADD CONSTRAINT "transfer_history_transfer_id_transfers_id_fk" FOREIGN KEY ("transfer_id") REFERENCES "public"."transfers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transfers" ADD CONSTRAINT "transfers_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "account_limits" ADD CONSTRAINT "account_limits_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "daily_usage" ADD CONSTRAINT "daily_usage_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "entries_by_account" ON "entries" USING btree ("account_id","id");--> statement-breakpoint
 CREATE INDEX "entries_by_transaction" ON "entries" USING btree ("transaction_id");--> statement-breakpoint
 CREATE INDEX "holds_open_by_account" ON "holds" USING btree ("account_id") WHERE "holds"."status" = 'held';--> statement-breakpoint

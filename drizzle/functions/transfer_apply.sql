@@ -1,9 +1,12 @@
--- transfer_apply, two fixes found by the chaos suite (docs/reliability.md):
--- 1. a provider call whose decision lost the guard is still recorded, and a resend of an order
---    already submitted moves last_sent_at (the not-found grace runs from the last send);
--- 2. an operator's approval of a transfer held for review before sending restarts its deadline.
-CREATE OR REPLACE FUNCTION transfer_apply(p_id uuid, p_expected text, p_change jsonb, p_call jsonb)
-RETURNS jsonb LANGUAGE plpgsql AS $$
+-- Apply one decided change, guarded by the state it was decided from, in the same transaction as
+-- its ledger effect and its history, so one saga step is one round trip. p_change carries:
+-- path (text[] as json), ledger (settle|release|null), failure_reason, failure_code,
+-- end_to_end_id, checks_made, next_check_at_ms, last_sent_at_ms, sent (bool), reason, actor,
+-- evidence. p_call (nullable) is the provider call that justified it, kept as evidence.
+CREATE OR REPLACE FUNCTION public.transfer_apply(p_id uuid, p_expected text, p_change jsonb, p_call jsonb)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
 DECLARE
   v_t transfers%ROWTYPE;
   v_path text[] := ARRAY(SELECT jsonb_array_elements_text(coalesce(p_change->'path', '[]'::jsonb)));
@@ -81,4 +84,4 @@ BEGIN
               p_call->'detail', (p_call->>'duration_ms')::int);
   END IF;
   RETURN jsonb_build_object('outcome', 'applied', 'saga', transfer_saga_json(v_t));
-END $$;
+END $function$;

@@ -1,11 +1,16 @@
--- ledger_hold in two statements on its success path (was three): the hold row, then the
--- conditional UPDATE that also checks the account is a customer's. The separate existence
--- check (an index lookup and an SPI statement per hold) now runs only when the UPDATE
--- matched nothing, to tell a missing account from missing funds. With the account key
--- deferred (0006), a hold row for a missing account is deleted before the function answers
--- account_not_found, so nothing of it reaches COMMIT. Answers are unchanged.
-CREATE OR REPLACE FUNCTION ledger_hold(p_hold_id uuid, p_account_id text, p_amount_cents bigint)
-RETURNS text LANGUAGE plpgsql AS $$
+-- The hold is one conditional UPDATE: it succeeds only while available covers the amount, so
+-- concurrent holds can never overspend (and the CHECKs stand behind it).
+--
+-- Two statements on the success path: the hold row, then the conditional UPDATE that also checks
+-- the account is a customer's. The separate existence check (an index lookup and an SPI statement
+-- per hold) runs only when the UPDATE matched nothing, to tell a missing account from missing
+-- funds. With the account key deferred (holds_account_id_accounts_id_fk, checked at COMMIT), a hold
+-- row for a missing account is deleted before the function answers account_not_found, so nothing
+-- of it reaches COMMIT.
+CREATE OR REPLACE FUNCTION public.ledger_hold(p_hold_id uuid, p_account_id text, p_amount_cents bigint)
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
 DECLARE
   v_existing holds%ROWTYPE;
   v_inserted uuid;
@@ -30,4 +35,4 @@ BEGIN
   END IF;
   UPDATE holds SET status = 'refused', resolved_at = now() WHERE id = p_hold_id;
   RETURN 'insufficient_funds';
-END $$;
+END $function$;

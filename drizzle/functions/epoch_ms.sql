@@ -1,0 +1,8 @@
+-- Timestamps as the saga object reads them: epoch milliseconds.
+CREATE OR REPLACE FUNCTION public.epoch_ms(ts timestamp with time zone)
+ RETURNS bigint
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT (extract(epoch FROM ts) * 1000)::bigint
+$function$;

@@ -1,0 +1,28 @@
+-- Settle: the hold becomes a final debit against the Pix clearing account.
+CREATE OR REPLACE FUNCTION public.ledger_settle(p_hold_id uuid, p_op_key text)
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_hold holds%ROWTYPE;
+  v_tx_id bigint;
+  v_balance bigint;
+BEGIN
+  UPDATE holds SET status = 'settled', resolved_at = now()
+    WHERE id = p_hold_id AND status = 'held' RETURNING * INTO v_hold;
+  IF v_hold.id IS NULL THEN
+    SELECT * INTO v_hold FROM holds WHERE id = p_hold_id;
+    IF v_hold.id IS NULL THEN RETURN 'hold_not_found'; END IF;
+    RETURN 'already_' || v_hold.status;
+  END IF;
+  UPDATE accounts SET balance_cents = balance_cents - v_hold.amount_cents,
+                      held_cents = held_cents - v_hold.amount_cents
+    WHERE id = v_hold.account_id RETURNING balance_cents INTO v_balance;
+  INSERT INTO ledger_transactions (op_key, kind, account_id, amount_cents, hold_id)
+    VALUES (p_op_key, 'settle', v_hold.account_id, v_hold.amount_cents, v_hold.id)
+    RETURNING id INTO v_tx_id;
+  INSERT INTO entries (transaction_id, account_id, amount_cents, balance_after_cents) VALUES
+    (v_tx_id, v_hold.account_id, -v_hold.amount_cents, v_balance),
+    (v_tx_id, 'house:pix_clearing', v_hold.amount_cents, NULL);
+  RETURN 'settled';
+END $function$;

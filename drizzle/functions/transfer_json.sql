@@ -1,0 +1,18 @@
+-- The client-facing resource (CONTRACT §2): one renderer, used for reads and for the snapshot
+-- that idempotent replays return.
+CREATE OR REPLACE FUNCTION public.transfer_json(p_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+AS $function$
+  SELECT jsonb_build_object(
+    'id', t.id, 'state', t.state, 'amount_cents', t.amount_cents,
+    'pix_key', t.pix_key, 'pix_key_type', t.pix_key_type, 'description', t.description,
+    'failure_reason', t.failure_reason, 'failure_code', t.failure_code,
+    'end_to_end_id', t.end_to_end_id,
+    'created_at', rfc3339(t.created_at), 'updated_at', rfc3339(t.updated_at),
+    'history', coalesce((
+      SELECT jsonb_agg(jsonb_build_object('state', h.to_state, 'at', rfc3339(h.at), 'reason', h.reason) ORDER BY h.id)
+      FROM transfer_history h WHERE h.transfer_id = t.id), '[]'::jsonb))
+  FROM transfers t WHERE t.id = p_id
+$function$;

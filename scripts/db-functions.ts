@@ -1,0 +1,27 @@
+// `npm run db:functions`: writes the migration that brings the database's SQL functions up to
+// drizzle/functions/ (one file per function, its live definition). `--check` only says whether
+// one is due, and fails if so: for CI, so a function edit never ships without its migration.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readMigratedFunctions } from "./lib/sql-functions/migrated.ts";
+import { planFunctionMigration } from "./lib/sql-functions/plan.ts";
+import { readFunctionSources } from "./lib/sql-functions/sources.ts";
+import { writeFunctionMigration } from "./lib/sql-functions/write.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const checkOnly = process.argv.includes("--check");
+
+const sources = await readFunctionSources(path.join(root, "drizzle/functions"));
+const plan = planFunctionMigration(sources, await readMigratedFunctions(path.join(root, "drizzle")));
+if (plan.statements.length === 0) {
+  console.log(`db:functions: the migrations define all ${sources.size} functions as drizzle/functions/ does`);
+} else if (checkOnly) {
+  console.error(
+    `db:functions: a migration is due (changed: ${plan.changed.join(", ") || "none"}; dropped: ${plan.dropped.join(", ") || "none"})`,
+  );
+  console.error("run `npm run db:functions` and commit the migration with the function files");
+  process.exitCode = 1;
+} else {
+  const file = await writeFunctionMigration(root, plan);
+  console.log(`db:functions: wrote ${file} (changed: ${plan.changed.join(", ") || "none"}; dropped: ${plan.dropped.join(", ") || "none"})`);
+}
