@@ -16,8 +16,9 @@ export interface SagaView {
   lastSentAtMs: number | null;
 }
 
+// The hold, the Pix rules and the anti-fraud review are decided where the transfer is opened
+// (transfer_open, one transaction), so the core's first event is the first `due`.
 export type SagaEvent =
-  | { type: "hold_answered"; result: "held" | "insufficient_funds" }
   | { type: "due" }
   | { type: "send_answered"; outcome: SendOutcome }
   | { type: "status_answered"; outcome: StatusOutcome }
@@ -43,11 +44,9 @@ export interface SagaChange {
   actor: Actor;
 }
 
-export type SagaCommand =
-  | { type: "send_to_provider" }
-  | { type: "check_provider_status" }
-  | { type: "persist"; change: SagaChange }
-  | { type: "schedule_check"; atMs: number };
+// The next check is part of the persisted change (`nextCheckAtMs`): the object arms its alarm
+// from the record it persisted, so there is no separate scheduling command.
+export type SagaCommand = { type: "send_to_provider" } | { type: "check_provider_status" } | { type: "persist"; change: SagaChange };
 
 export interface Transition {
   state: TransferState;
@@ -71,10 +70,7 @@ function change(saga: SagaView, patch: Partial<SagaChange> & Pick<SagaChange, "r
 }
 
 function persisted(saga: SagaView, c: SagaChange): Transition {
-  const state = c.path.at(-1) ?? saga.state;
-  const commands: SagaCommand[] = [{ type: "persist", change: c }];
-  if (c.nextCheckAtMs !== null) commands.push({ type: "schedule_check", atMs: c.nextCheckAtMs });
-  return { state, commands };
+  return { state: c.path.at(-1) ?? saga.state, commands: [{ type: "persist", change: c }] };
 }
 
 function compensate(
@@ -177,15 +173,6 @@ function onStatusAnswered(saga: SagaView, outcome: StatusOutcome, nowMs: number,
 export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timings: SagaTimings): Transition {
   if (isTerminal(saga.state)) return nothing(saga);
   switch (event.type) {
-    case "hold_answered":
-      if (saga.state !== "started") return nothing(saga);
-      if (event.result === "held") {
-        return persisted(saga, change(saga, { path: ["funds_reserved"], nextCheckAtMs: nowMs, reason: "funds held", actor: "saga" }));
-      }
-      return persisted(
-        saga,
-        change(saga, { path: ["compensated"], failureReason: "insufficient_funds", reason: "insufficient funds", actor: "saga" }),
-      );
     case "due":
       if (saga.state === "funds_reserved") return { state: saga.state, commands: [{ type: "send_to_provider" }] };
       if (saga.state === "submitted") return { state: saga.state, commands: [{ type: "check_provider_status" }] };

@@ -27,9 +27,6 @@ function viewOf(state: TransferState): SagaView {
 
 // biome-ignore format: a table reads best as a grid
 const events = {
-  "hold held":                                                { nowMs: 1_000,           event: { type: "hold_answered", result: "held" } },
-  "hold held after the deadline":                             { nowMs: afterDeadlineMs, event: { type: "hold_answered", result: "held" } },
-  "hold insufficient_funds":                                  { nowMs: 1_000,           event: { type: "hold_answered", result: "insufficient_funds" } },
   "due":                                                      { nowMs: 20_000,          event: { type: "due" } },
   "due after the deadline":                                   { nowMs: afterDeadlineMs, event: { type: "due" } },
   "send accepted processing":                                 { nowMs: 20_000,          event: { type: "send_answered", outcome: sendOutcome.accepted("processing", "E2E-1") } },
@@ -71,7 +68,7 @@ type Persists = [
   failureCode: string | null,
   endToEndId: string | null,
   checksMade: number,
-  /** Also the schedule_check command's atMs; null: no check is scheduled. */
+  /** When the object's alarm fires next (it arms from the persisted record); null: never. */
   nextCheckAtMs: number | null,
   lastSentAtMs: number | null,
   actor: Actor,
@@ -86,10 +83,8 @@ type Row = Persists | Commands;
 // biome-ignore format: a table reads best as a grid
 const rows: Row[] = [
   // from            event                                                       to                path                             ledger     failureReason         failureCode    endToEndId checks nextCheckAtMs    lastSentAtMs     actor       reason has
-  // started: the hold decides whether anything reaches the provider. Nothing held, nothing released.
-  ["started",        "hold held",                                                "funds_reserved", ["funds_reserved"],              null,      null,                 null,          null,      0,     1_000,           null,            "saga",     "funds held"],
-  ["started",        "hold held after the deadline",                             "funds_reserved", ["funds_reserved"],              null,      null,                 null,          null,      0,     afterDeadlineMs, null,            "saga",     "funds held"],
-  ["started",        "hold insufficient_funds",                                  "compensated",    ["compensated"],                 null,      "insufficient_funds", null,          null,      0,     null,            null,            "saga",     "insufficient funds"],
+  // started: transfer_open leaves it in the transaction that entered it (hold, limits, review), so
+  // the core never acts on it.
   // due: the alarm fired. A half-done compensation is finished; null failure fields keep the recorded ones.
   ["funds_reserved", "due",                                                      { command: "send_to_provider" }],
   ["funds_reserved", "due after the deadline",                                   { command: "send_to_provider" }],
@@ -150,7 +145,6 @@ function expectedTransition(row: Row): Transition {
     reason,
   };
   const commands: SagaCommand[] = [{ type: "persist", change }];
-  if (nextCheckAtMs !== null) commands.push({ type: "schedule_check", atMs: nextCheckAtMs });
   return { state: to, commands };
 }
 
@@ -185,8 +179,7 @@ describe("transition: behaviours", () => {
   it("keeps the hold when the provider times out", () => {
     const result = run("funds_reserved", "send unknown");
     expect(result.state).toBe("submitted");
-    expect(persistedChange(result)).toMatchObject({ ledger: null, failureReason: null, lastSentAtMs: 20_000 });
-    expect(result.commands).toContainEqual({ type: "schedule_check", atMs: 21_000 });
+    expect(persistedChange(result)).toMatchObject({ ledger: null, failureReason: null, lastSentAtMs: 20_000, nextCheckAtMs: 21_000 });
   });
 
   it("never compensates on an unknown send, whatever the reason or the time", () => {
@@ -216,7 +209,6 @@ describe("transition: behaviours", () => {
     const result = run("submitted", "status processing at the deadline");
     expect(result.state).toBe("needs_review");
     expect(persistedChange(result)).toMatchObject({ path: ["needs_review"], ledger: null, failureReason: null, nextCheckAtMs: null });
-    expect(result.commands.some((c) => c.type === "schedule_check")).toBe(false);
   });
 
   it("checks again 1 ms before the deadline, capping the next check at the deadline", () => {
@@ -227,7 +219,7 @@ describe("transition: behaviours", () => {
       timings,
     );
     expect(result.state).toBe("submitted");
-    expect(result.commands).toContainEqual({ type: "schedule_check", atMs: deadlineAtMs });
+    expect(persistedChange(result)?.nextCheckAtMs).toBe(deadlineAtMs);
   });
 
   it("compensates not_found only after the grace window", () => {
@@ -257,7 +249,6 @@ describe("transition: behaviours", () => {
 
   it("ignores answers that arrive in a state they do not apply to", () => {
     const late: { state: TransferState; event: SagaEvent }[] = [
-      { state: "funds_reserved", event: { type: "hold_answered", result: "insufficient_funds" } },
       { state: "submitted", event: { type: "send_answered", outcome: sendOutcome.rejected("invalid_key") } },
       { state: "needs_review", event: { type: "send_answered", outcome: sendOutcome.accepted("confirmed", "E2E-1") } },
       { state: "funds_reserved", event: { type: "status_answered", outcome: statusOutcome.rejected("AM04") } },
@@ -329,28 +320,29 @@ describe("transition: whole sagas, driven by the clock", () => {
     return { view, results };
   }
 
-  const start: SagaView = { state: "started", deadlineAtMs: 50_000, checksMade: 0, lastSentAtMs: null };
-  const held: SagaEvent = { type: "hold_answered", result: "held" };
+  // As transfer_open leaves a transfer whose hold succeeded, its first check due at once.
+  const start: SagaView = { state: "funds_reserved", deadlineAtMs: 50_000, checksMade: 0, lastSentAtMs: null };
   const due: SagaEvent = { type: "due" };
   const processing: SagaEvent = { type: "status_answered", outcome: statusOutcome.processing() };
 
   it("backs off 1, 2, 4, 8, 8 ... seconds between checks, caps the last at the deadline, then hands over", () => {
     const steps = [
-      { nowMs: 0, event: held },
       { nowMs: 0, event: due },
       { nowMs: 0, event: { type: "send_answered", outcome: sendOutcome.accepted("processing", "E2E-1") } satisfies SagaEvent },
     ];
     let { view, results } = drive(start, steps);
     const checkTimes: number[] = [];
-    let nextAtMs = results.at(-1)?.commands.find((c) => c.type === "schedule_check")?.atMs;
-    while (nextAtMs !== undefined) {
+    const nextCheckAtMs = (result: Transition | undefined) =>
+      result === undefined ? null : (persistedChange(result)?.nextCheckAtMs ?? null);
+    let nextAtMs = nextCheckAtMs(results.at(-1));
+    while (nextAtMs !== null) {
       checkTimes.push(nextAtMs);
       ({ view, results } = drive(view, [
         { nowMs: nextAtMs, event: due },
         { nowMs: nextAtMs, event: processing },
       ]));
       expect(results[0]?.commands).toEqual([{ type: "check_provider_status" }]);
-      nextAtMs = results[1]?.commands.find((c) => c.type === "schedule_check")?.atMs;
+      nextAtMs = nextCheckAtMs(results[1]);
     }
     expect(checkTimes).toEqual([1_000, 3_000, 7_000, 15_000, 23_000, 31_000, 39_000, 47_000, 50_000]);
     expect(view.state).toBe("needs_review");
@@ -358,22 +350,20 @@ describe("transition: whole sagas, driven by the clock", () => {
 
   it("compensates a lost send (timeout, then not_found) as not_sent once the grace window has passed", () => {
     const { view, results } = drive(start, [
-      { nowMs: 0, event: held },
       { nowMs: 0, event: due },
       { nowMs: 400, event: { type: "send_answered", outcome: sendOutcome.unknown("timeout") } },
       { nowMs: 1_400, event: { type: "status_answered", outcome: statusOutcome.notFound() } },
       { nowMs: 2_400, event: { type: "status_answered", outcome: statusOutcome.notFound() } },
       { nowMs: 5_400, event: { type: "status_answered", outcome: statusOutcome.notFound() } },
     ]);
-    expect(results.map((r) => r.state)).toEqual(["funds_reserved", "funds_reserved", "submitted", "submitted", "submitted", "compensated"]);
-    expect(results.map((r) => persistedChange(r)?.failureReason ?? null)).toEqual([null, null, null, null, null, "not_sent"]);
+    expect(results.map((r) => r.state)).toEqual(["funds_reserved", "submitted", "submitted", "submitted", "compensated"]);
+    expect(results.map((r) => persistedChange(r)?.failureReason ?? null)).toEqual([null, null, null, null, "not_sent"]);
     expect(results.flatMap((r) => persistedChange(r)?.ledger ?? [])).toEqual(["release"]);
     expect(view.state).toBe("compensated");
   });
 
   it("completes a send that errored after the Pix was made, once the status confirms", () => {
     const { view, results } = drive(start, [
-      { nowMs: 0, event: held },
       { nowMs: 0, event: due },
       { nowMs: 50, event: { type: "send_answered", outcome: sendOutcome.unknown("http 500") } },
       { nowMs: 1_050, event: { type: "status_answered", outcome: statusOutcome.unknown("http 503") } },
