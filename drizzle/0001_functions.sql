@@ -494,3 +494,21 @@ BEGIN
   RETURN jsonb_build_object('outcome', 'created', 'transfer_id', p_id, 'response', v_response,
                             'saga', transfer_saga_json(v_t));
 END $function$;
+--> statement-breakpoint
+-- drizzle/functions/transfer_transition_allowed.sql
+CREATE OR REPLACE FUNCTION public.transfer_transition_allowed(p_from text, p_to text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+AS $function$
+  SELECT CASE p_from
+    WHEN 'started'        THEN p_to IN ('funds_reserved', 'compensated')
+    WHEN 'funds_reserved' THEN p_to IN ('submitted', 'compensating', 'needs_review')
+    WHEN 'submitted'      THEN p_to IN ('completed', 'compensating', 'needs_review')
+    WHEN 'completed'      THEN false
+    WHEN 'compensating'   THEN p_to IN ('compensated')
+    WHEN 'compensated'    THEN false
+    WHEN 'needs_review'   THEN p_to IN ('completed', 'compensated', 'funds_reserved')
+    ELSE false
+  END
+$function$;

@@ -1,17 +1,24 @@
-// `npm run db:functions`: writes the migration that brings the database's SQL functions up to
-// drizzle/functions/ (one file per function, its live definition). `--check` only says whether
-// one is due, and fails if so: for CI, so a function edit never ships without its migration.
+// `npm run db:functions`: regenerates the SQL functions that are derived from TypeScript (the
+// transition table of src/saga/states.ts), then writes the migration that brings the database's
+// functions up to drizzle/functions/ (one file per function, its live definition). `--check`
+// writes nothing and fails when either is due: for CI, so no edit ships without its migration.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { readMigratedFunctions } from "./lib/sql-functions/migrated.ts";
 import { planFunctionMigration } from "./lib/sql-functions/plan.ts";
 import { readFunctionSources } from "./lib/sql-functions/sources.ts";
+import { writeTransitionFunction } from "./lib/sql-functions/transitions.ts";
 import { writeFunctionMigration } from "./lib/sql-functions/write.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const checkOnly = process.argv.includes("--check");
 
-const sources = await readFunctionSources(path.join(root, "drizzle/functions"));
+const functionsDir = path.join(root, "drizzle/functions");
+if (await writeTransitionFunction(functionsDir, checkOnly)) {
+  console.error(`db:functions: transfer_transition_allowed.sql ${checkOnly ? "differs from" : "regenerated from"} src/saga/states.ts`);
+  if (checkOnly) process.exit(1);
+}
+const sources = await readFunctionSources(functionsDir);
 const plan = planFunctionMigration(sources, await readMigratedFunctions(path.join(root, "drizzle")));
 if (plan.statements.length === 0) {
   console.log(`db:functions: the migrations define all ${sources.size} functions as drizzle/functions/ does`);

@@ -3,6 +3,9 @@
 -- path (text[] as json), ledger (settle|release|null), failure_reason, failure_code,
 -- end_to_end_id, checks_made, next_check_at_ms, last_sent_at_ms, sent (bool), reason, actor,
 -- evidence. p_call (nullable) is the provider call that justified it, kept as evidence.
+-- Each hop of the path is written as a transfer_history row, whose CHECK allows only the
+-- transitions of src/saga/states.ts: an impossible path raises check_violation and nothing of
+-- the step is kept.
 CREATE OR REPLACE FUNCTION public.transfer_apply(p_id uuid, p_expected text, p_change jsonb, p_call jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql

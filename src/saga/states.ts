@@ -1,5 +1,9 @@
-// Transfer states and the only transitions allowed between them. Nothing leaves a terminal
-// state, and `compensated` can never reach `completed`: money released is never settled.
+// Transfer states and the only transitions allowed between them: the one statement of the state
+// machine. Nothing leaves a terminal state, and `compensated` can never reach `completed`: money
+// released is never settled. The database enforces the same table on every write:
+// `npm run db:functions` generates drizzle/functions/transfer_transition_allowed.sql from
+// `allowedTransitions`, and transfer_history's CHECK calls it; src/transfers/schema.ts builds
+// its state CHECK and the `transfers_due` index from `transferStates` and `inFlightStates`.
 
 export const transferStates = [
   "started",
@@ -15,7 +19,7 @@ export type TransferState = (typeof transferStates)[number];
 export const failureReasons = ["insufficient_funds", "limit_exceeded", "provider_rejected", "not_sent"] as const;
 export type FailureReason = (typeof failureReasons)[number];
 
-const allowed: Record<TransferState, readonly TransferState[]> = {
+export const allowedTransitions: Readonly<Record<TransferState, readonly TransferState[]>> = {
   // The hold either succeeds or the transfer ends before anything reaches the provider.
   started: ["funds_reserved", "compensated"],
   // Sent: accepted or unknown both mean submitted; only a definitive rejection compensates.
@@ -31,7 +35,7 @@ const allowed: Record<TransferState, readonly TransferState[]> = {
 };
 
 export function canTransition(from: TransferState, to: TransferState): boolean {
-  return allowed[from].includes(to);
+  return allowedTransitions[from].includes(to);
 }
 
 /** An impossible transition is a bug, never a business outcome: fail loudly. */
@@ -49,10 +53,12 @@ export function assertPath(from: TransferState, path: readonly TransferState[]):
 }
 
 export function isTerminal(state: TransferState): boolean {
-  return allowed[state].length === 0;
+  return allowedTransitions[state].length === 0;
 }
 
 /** States the saga advances by itself (needs_review waits for a person). */
+export const inFlightStates = ["started", "funds_reserved", "submitted", "compensating"] as const satisfies readonly TransferState[];
+
 export function isInFlight(state: TransferState): boolean {
-  return state === "started" || state === "funds_reserved" || state === "submitted" || state === "compensating";
+  return (inFlightStates as readonly TransferState[]).includes(state);
 }

@@ -2,7 +2,9 @@
 // query it. Written only by the SQL functions in drizzle/functions/.
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { sqlStringList } from "../db/sql-list.ts";
 import { accounts } from "../ledger/schema.ts";
+import { failureReasons, inFlightStates, transferStates } from "../saga/states.ts";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
@@ -38,19 +40,18 @@ export const transfers = pgTable(
   (t) => [
     unique("transfers_idempotency_key_per_account").on(t.accountId, t.idempotencyKey),
     check("transfers_amount_positive", sql`${t.amountCents} > 0`),
-    check(
-      "transfers_state_known",
-      sql`${t.state} IN ('started', 'funds_reserved', 'submitted', 'completed', 'compensating', 'compensated', 'needs_review')`,
-    ),
+    check("transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(transferStates))})`),
     check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN ('cpf', 'cnpj', 'email', 'phone', 'evp')`),
     check("transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
     check(
       "transfers_failure_reason_known",
-      sql`${t.failureReason} IS NULL OR ${t.failureReason} IN ('insufficient_funds', 'limit_exceeded', 'provider_rejected', 'not_sent')`,
+      sql`${t.failureReason} IS NULL OR ${t.failureReason} IN (${sql.raw(sqlStringList(failureReasons))})`,
     ),
     check("transfers_failed_iff_compensated", sql`(${t.failureReason} IS NOT NULL) = (${t.state} IN ('compensating', 'compensated'))`),
     index("transfers_by_account_newest").on(t.accountId, t.createdAt.desc(), t.id.desc()),
-    index("transfers_due").on(t.nextCheckAt).where(sql`${t.state} IN ('started', 'funds_reserved', 'submitted', 'compensating')`),
+    index("transfers_due")
+      .on(t.nextCheckAt)
+      .where(sql`${t.state} IN (${sql.raw(sqlStringList(inFlightStates))})`),
     index("transfers_by_state").on(t.state, t.createdAt),
     index("transfers_by_end_to_end_id").on(t.endToEndId),
   ],

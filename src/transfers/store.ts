@@ -1,8 +1,10 @@
 // The saga record's operations: each is one SQL function call (one round trip).
 import type { Queryable } from "../db/queryable.ts";
+import { sqlStringList } from "../db/sql-list.ts";
 import type { JsonObject } from "../json.ts";
 import type { RuleSettings } from "../limits/defaults.ts";
 import type { PixKeyType } from "../provider/port.ts";
+import { assertPath, inFlightStates, type TransferState } from "../saga/states.ts";
 import type { SagaChange } from "../saga/transition.ts";
 import { type SagaRecord, sagaRecordSchema } from "./saga-record.ts";
 
@@ -89,10 +91,13 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
 export async function applyChange(
   db: Queryable,
   transferId: string,
-  expectedState: string,
+  expectedState: TransferState,
   change: SagaChange & { sent: boolean; evidence: unknown },
   call: ProviderCallRecord | null,
 ): Promise<ApplyResult> {
+  // Asserted where it is written: an impossible path is a bug, never sent to the database
+  // (whose transfer_history CHECK would refuse it too, from the same table).
+  assertPath(expectedState, change.path);
   const changeJson = {
     path: change.path,
     ledger: change.ledger,
@@ -134,11 +139,14 @@ export async function loadSaga(db: Queryable, transferId: string): Promise<SagaR
   return rows[0] ? sagaRecordSchema.parse(rows[0].saga) : null;
 }
 
+// Literal, not a parameter: the planner matches it to the `transfers_due` index's predicate.
+const inFlightList = sqlStringList(inFlightStates);
+
 /** In-flight sagas whose next check is overdue by more than `overdueMs`, oldest first. */
 export async function overdueTransferIds(db: Queryable, overdueMs: number, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM transfers
-      WHERE state IN ('started', 'funds_reserved', 'submitted', 'compensating')
+      WHERE state IN (${inFlightList})
         AND next_check_at < now() - $1 * interval '1 millisecond'
       ORDER BY next_check_at LIMIT $2`,
     [overdueMs, limit],

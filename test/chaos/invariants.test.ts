@@ -82,11 +82,14 @@ describe("the invariant checker", () => {
     },
     {
       invariant: "I3",
-      how: "a transfer that entered completed twice",
-      breakIt: (db) =>
-        db.query("INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES ($1, 'completed', 'completed', 'saga')", [
-          completedId,
-        ]),
+      how: "a transfer that entered completed twice (with the transition CHECK off)",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE transfer_history DROP CONSTRAINT transfer_history_transition_allowed");
+        await db.query(
+          "INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES ($1, 'completed', 'completed', 'saga')",
+          [completedId],
+        );
+      },
     },
     {
       invariant: "I4",
@@ -116,12 +119,14 @@ describe("the invariant checker", () => {
     },
     {
       invariant: "I8",
-      how: "a transition no provider answer justifies",
-      breakIt: (db) =>
-        db.query(
+      how: "a transition no provider answer justifies (with the transition CHECK off)",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE transfer_history DROP CONSTRAINT transfer_history_transition_allowed");
+        await db.query(
           "INSERT INTO transfer_history (transfer_id, from_state, to_state, actor, evidence) VALUES ($1, 'completed', 'compensated', 'provider', $2)",
           [completedId, JSON.stringify({ provider_call: "webhook", outcome: "rejected:said_so" })],
-        ),
+        );
+      },
     },
     {
       invariant: "I9",
