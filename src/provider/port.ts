@@ -1,5 +1,7 @@
 // The provider port: the one interface the saga talks to. Each adapter (HTTP PSP, ...) lives in
-// its own file and turns every answer, timeout and failure into one of these outcomes.
+// its own file and turns every answer, timeout and failure into one of these outcomes: the
+// saga core's answers (src/saga/answers.ts) with the evidence kept for operators.
+import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
 
 export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "evp";
 
@@ -20,17 +22,9 @@ export interface ProviderEvidence {
   error: string | null;
 }
 
-export type SendOutcome =
-  | { kind: "accepted"; status: "processing" | "confirmed"; endToEndId: string | null; evidence: ProviderEvidence }
-  | { kind: "rejected"; code: string; evidence: ProviderEvidence }
-  | { kind: "unknown"; why: string; evidence: ProviderEvidence };
+export type SendOutcome = SendAnswer & { evidence: ProviderEvidence };
 
-export type StatusOutcome =
-  | { kind: "confirmed"; endToEndId: string | null; evidence: ProviderEvidence }
-  | { kind: "rejected"; code: string; evidence: ProviderEvidence }
-  | { kind: "not_found"; evidence: ProviderEvidence }
-  | { kind: "processing"; evidence: ProviderEvidence }
-  | { kind: "unknown"; why: string; evidence: ProviderEvidence };
+export type StatusOutcome = StatusAnswer & { evidence: ProviderEvidence };
 
 /** Never throws: every failure is an outcome (an `unknown` when nothing definitive was learnt). */
 export interface PixProvider {

@@ -3,7 +3,7 @@
 // The mission's rules live here: unknown is never failure; before the send, compensate; after
 // it, check until sure; only a definitive provider answer (or not_found after the grace
 // window) compensates; the deadline sends an inconclusive saga to needs_review, hold kept.
-import type { SendOutcome, StatusOutcome } from "../provider/port.ts";
+import type { SendAnswer, StatusAnswer } from "./answers.ts";
 import { type FailureReason, isTerminal, type TransferState } from "./states.ts";
 import { checkDelayMs, type SagaTimings } from "./timings.ts";
 
@@ -20,8 +20,8 @@ export interface SagaView {
 // (transfer_open, one transaction), so the core's first event is the first `due`.
 export type SagaEvent =
   | { type: "due" }
-  | { type: "send_answered"; outcome: SendOutcome }
-  | { type: "status_answered"; outcome: StatusOutcome }
+  | { type: "send_answered"; outcome: SendAnswer }
+  | { type: "status_answered"; outcome: StatusAnswer }
   | { type: "operator_resolved"; outcome: "sent" | "not_sent"; note: string };
 
 export type Actor = "saga" | "provider" | "operator";
@@ -95,7 +95,7 @@ function checkLater(saga: SagaView, nowMs: number, timings: SagaTimings, why: st
   return persisted(saga, change(saga, { checksMade: saga.checksMade + 1, nextCheckAtMs, reason: why, actor: "saga" }));
 }
 
-function onSendAnswered(saga: SagaView, outcome: SendOutcome, nowMs: number, timings: SagaTimings): Transition {
+function onSendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, timings: SagaTimings): Transition {
   const firstCheckAtMs = Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs);
   const sent = { lastSentAtMs: nowMs, checksMade: 0 };
   switch (outcome.kind) {
@@ -141,7 +141,7 @@ function onSendAnswered(saga: SagaView, outcome: SendOutcome, nowMs: number, tim
   }
 }
 
-function onStatusAnswered(saga: SagaView, outcome: StatusOutcome, nowMs: number, timings: SagaTimings): Transition {
+function onStatusAnswered(saga: SagaView, outcome: StatusAnswer, nowMs: number, timings: SagaTimings): Transition {
   switch (outcome.kind) {
     case "confirmed":
       return persisted(
