@@ -5,11 +5,13 @@ import { maxTransferCents } from "../config.ts";
 import { localClockFields } from "../limits/clock.ts";
 import { readRuleSettings } from "../limits/defaults.ts";
 import { readSagaTimings } from "../saga/timings.ts";
+import type { StartResult } from "../saga-object.ts";
 import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
+import { callObject } from "./object-call.ts";
 import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
@@ -50,7 +52,7 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
 
   // A fresh id names the saga object; a replay finds the first transfer instead.
   const candidateId = crypto.randomUUID();
-  const result = await c.env.TRANSFER_SAGA.getByName(candidateId).start({
+  const input = {
     id: candidateId,
     accountId,
     amountCents: body.amount_cents,
@@ -62,16 +64,23 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     deadlineMs: readSagaTimings(c.env).deadlineMs,
     ...localClockFields(Date.now()),
     rules: readRuleSettings(c.env),
-  });
+  };
+  const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {
     case "created":
       return c.body(result.responseBody, 202, { "content-type": "application/json" });
-    case "replayed":
+    case "replayed": {
       // A client repeats a key when its first answer was lost, and that answer may have been
       // lost with the first object, after the commit and before its alarm: make sure the
       // transfer's own object is armed. Beside the answer, never in its way.
       c.executionCtx.waitUntil(armAfterReplay(c, result.transferId));
-      return c.body(result.responseBody, 202, { "content-type": "application/json", "Idempotent-Replayed": "true" });
+      // The Worker's own retry of an interrupted start finds its candidate committed by the
+      // first try: that is this request's first answer, not a replay.
+      const ownFirstTry = result.transferId === candidateId;
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (!ownFirstTry) headers["Idempotent-Replayed"] = "true";
+      return c.body(result.responseBody, 202, headers);
+    }
     case "key_reused":
       return problem(c, 422, { type: "idempotency-key-reused", detail: "This Idempotency-Key was used with a different request body." });
     case "account_not_found":

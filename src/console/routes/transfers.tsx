@@ -1,8 +1,10 @@
 // Search, the transfer page, and resolving a needs_review transfer (form, confirmation, result).
 // Resolution goes through the transfer's saga object, exactly as POST /ops/transfers/:id/resolve.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { callObject, ObjectFault } from "../../http/object-call.ts";
 import { log } from "../../http/request-id.ts";
+import type { ResolveResult } from "../../saga-object.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
@@ -64,12 +66,12 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={notInReview(story.state)} />, 409);
   if (confirm !== "yes") return page(c, <ConfirmPage story={story} outcome={outcome} note={note} csrfToken={csrfToken} />);
 
-  const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
+  const result = await resolveThroughSaga(c, id, outcome, note);
   if (result.outcome === "not_found") {
     return page(c, <RefusalPage title="Transfer not found" message="No transfer has this id." csrfToken={csrfToken} />, 404);
   }
   if (result.outcome === "unavailable") {
-    const error = "The resolution could not be recorded just now (the database did not answer). Nothing changed; try again.";
+    const error = "The resolution could not be recorded just now. Nothing changed; try again.";
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={error} />, 503);
   }
   if (result.outcome === "not_in_review") {
@@ -81,3 +83,13 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
   // Post/redirect/get: a reload shows the result instead of posting the resolution again.
   return c.redirect(`/console/transfers/${id}?resolved=1`, 303);
 });
+
+/** An interrupted object call is the same for an operator as a database that did not answer. */
+async function resolveThroughSaga(c: Context<ConsoleEnv>, id: string, outcome: "sent" | "not_sent", note: string): Promise<ResolveResult> {
+  try {
+    return await callObject<ResolveResult>(c, "resolve", () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note));
+  } catch (error) {
+    if (error instanceof ObjectFault) return { outcome: "unavailable" };
+    throw error;
+  }
+}

@@ -2,10 +2,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { transferStates } from "../../saga/states.ts";
+import type { ResolveResult } from "../../saga-object.ts";
 import { sweep } from "../../sweeper.ts";
 import { listTransfersForOps, transferStory } from "../../transfers/ops-reads.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
+import { callObject } from "../object-call.ts";
 import { problem } from "../problem.ts";
 import { jsonBody, queryParams } from "../validation.ts";
 import { accountIdPattern } from "./accounts.ts";
@@ -45,12 +47,13 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody), async (c) => {
   const id = c.req.param("id");
   if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   const { outcome, note } = c.req.valid("json");
-  const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
+  const notRecorded = "The resolution could not be recorded; try again.";
+  const result = await callObject<ResolveResult>(c, "resolve", () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note), notRecorded);
   if (result.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   if (result.outcome === "unavailable") {
     return problem(c, 503, {
       type: "unavailable",
-      detail: "The resolution could not be recorded; try again.",
+      detail: notRecorded,
       headers: { "Retry-After": "1" },
     });
   }

@@ -5,6 +5,7 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import type { Env } from "../../env.ts";
+import { callObject } from "../../http/object-call.ts";
 import { problem } from "../../http/problem.ts";
 import { providerTimeoutMs, sandboxConfirmMs, sandboxEnabled } from "../config.ts";
 import type { SandboxAnswer } from "./answers.ts";
@@ -41,12 +42,12 @@ export const outageBodySchema = z.strictObject({ duration_ms: z.number().int().m
 sandboxRoutes.post("/provider/outage", async (c) => {
   const body = outageBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!body.success) return c.json({ code: "invalid_request" }, 400);
-  const { outageUntilMs } = await sandbox(c).startOutage(body.data.duration_ms);
+  const { outageUntilMs } = await callObject(c, "sandbox.start_outage", () => sandbox(c).startOutage(body.data.duration_ms));
   return c.json({ outage_until: new Date(outageUntilMs).toISOString() });
 });
 
 sandboxRoutes.use("/provider/pix/*", async (c, next) => {
-  if (await sandbox(c).inOutage()) return c.json({ code: "unavailable" }, 503);
+  if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
   await next();
 });
 
@@ -54,29 +55,31 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   const body = sendBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!key.success || !body.success) return c.json({ code: "invalid_request" }, 400);
-  const answer = await sandbox(c).send({
-    idempotencyKey: key.data,
-    amountCents: body.data.amount_cents,
-    pixKey: body.data.pix_key,
-    pixKeyType: body.data.pix_key_type,
-    confirmMs: sandboxConfirmMs(c.env),
-    providerTimeoutMs: providerTimeoutMs(c.env),
-  });
+  const answer = await callObject<SandboxAnswer>(c, "sandbox.send", () =>
+    sandbox(c).send({
+      idempotencyKey: key.data,
+      amountCents: body.data.amount_cents,
+      pixKey: body.data.pix_key,
+      pixKeyType: body.data.pix_key_type,
+      confirmMs: sandboxConfirmMs(c.env),
+      providerTimeoutMs: providerTimeoutMs(c.env),
+    }),
+  );
   return answerWith(c, answer);
 });
 
 sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   if (!key.success) return c.json({ code: "invalid_request" }, 400);
-  return answerWith(c, await sandbox(c).status(key.data));
+  return answerWith(c, await callObject<SandboxAnswer>(c, "sandbox.status", () => sandbox(c).status(key.data)));
 });
 
 sandboxRoutes.get("/provider/payments", async (c) => {
-  return c.json({ data: await sandbox(c).payments() });
+  return c.json({ data: await callObject(c, "sandbox.payments", () => sandbox(c).payments()) });
 });
 
 sandboxRoutes.get("/provider/payments/:key", async (c) => {
-  const view = await sandbox(c).payment(c.req.param("key"));
+  const view = await callObject(c, "sandbox.payment", () => sandbox(c).payment(c.req.param("key")));
   if (view === null) return problem(c, 404, { type: "not-found", detail: "The sandbox never saw this idempotency key." });
   return c.json(view);
 });
