@@ -34,17 +34,42 @@ function encodeCursor(cursor: Cursor): string {
     .replaceAll("=", "");
 }
 
+/** As PostgreSQL renders a timestamptz in JSON: `2026-12-01T06:22:10.123456+00:00`. */
+const cursorTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+const cursorIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Transfers exist from the project's first year on; a cursor outside these years was never issued. */
+const cursorYearMin = 2000;
+const cursorYearMax = 9999;
+
+/** A calendar date and clock time that exist (no February 30, no 24:00), in the years above. */
+function isIssuableTime(createdAt: string): boolean {
+  const parts = cursorTimePattern.exec(createdAt);
+  if (!parts) return false;
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (year < cursorYearMin || year > cursorYearMax || hour > 23 || minute > 59 || second > 59) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/**
+ * Only a cursor this API could have issued: its exact encoding of a real time and a transfer
+ * id. Anything else (a forged `["1", id]`, a year-275760 date) is the client's error, 400,
+ * rather than PostgreSQL's, 500.
+ */
 function decodeCursor(raw: string): Cursor | null {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) return null;
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/")));
-    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
-    const [createdAt, id] = parsed;
-    if (typeof createdAt !== "string" || typeof id !== "string") return null;
-    if (Number.isNaN(Date.parse(createdAt)) || !/^[0-9a-f-]{36}$/.test(id)) return null;
-    return { createdAt, id };
+    parsed = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/")));
   } catch {
     return null;
   }
+  if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+  const [createdAt, id] = parsed;
+  if (typeof createdAt !== "string" || typeof id !== "string") return null;
+  if (!isIssuableTime(createdAt) || !cursorIdPattern.test(id)) return null;
+  const cursor = { createdAt, id };
+  return encodeCursor(cursor) === raw ? cursor : null;
 }
 
 /** Newest first; the cursor is the (created_at, id) of the last row, at full precision. */

@@ -73,6 +73,12 @@ describe("GET /v1/transfers", () => {
     ["base64 of something else", btoa(JSON.stringify({ hello: "world" }))],
     ["a cursor with a bad time", btoa(JSON.stringify(["yesterday", crypto.randomUUID()]))],
     ["an overlong cursor", "a".repeat(201)],
+    ["forged with a bare number for its time", forged(["1", crypto.randomUUID()])],
+    ["forged in the year 275760", forged(["+275760-09-13T00:00:00.000Z", crypto.randomUUID()])],
+    ["forged with the year 275760 in four-digit form", forged(["275760-09-13T00:00:00+00:00", crypto.randomUUID()])],
+    ["forged on February 30", forged(["2026-02-30T10:00:00.123456+00:00", crypto.randomUUID()])],
+    ["forged with an uppercase id", forged(["2026-02-03T10:00:00.123456+00:00", crypto.randomUUID().toUpperCase()])],
+    ["with a NUL in it", "abc\u0000def"],
   ])("answers 400 to a cursor that is %s", async (_label, cursor) => {
     await expectValidationProblem(await list(`?cursor=${encodeURIComponent(cursor)}`), "cursor");
   });
@@ -87,3 +93,8 @@ describe("GET /v1/transfers", () => {
     expect(await expectJson(response, 200, transferPageSchema)).toEqual({ data: [], next_cursor: null });
   });
 });
+
+/** A cursor in the API's own encoding (base64url of a JSON pair) around values it never issues. */
+function forged(pair: readonly [string, string]): string {
+  return btoa(JSON.stringify(pair)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
