@@ -10,6 +10,7 @@ import { balanceRoutes } from "./http/balance.ts";
 import { limitBody } from "./http/body-limit.ts";
 import { healthRoutes } from "./http/health.ts";
 import { limitRoutes, opsLimitRoutes } from "./http/limits.ts";
+import { noStore } from "./http/no-store.ts";
 import { apiDocsRoutes } from "./http/openapi/routes.ts";
 import { opsAccountRoutes } from "./http/ops/accounts.ts";
 import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
@@ -30,6 +31,8 @@ app.use(requestId());
 app.use(rejectWrongMethods(app));
 app.use(limitBody());
 
+app.use("/v1/*", noStore());
+app.use("/ops/*", noStore());
 app.use("/v1/*", clientAuth());
 app.use("/ops/*", opsAuth());
 

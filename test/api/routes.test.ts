@@ -97,6 +97,21 @@ describe("client routes", () => {
   });
 });
 
+describe("account data is never cached", () => {
+  it("answers Cache-Control: no-store on every client and operator read, and on their errors", async () => {
+    const clientReads = ["/v1/balance", "/v1/limits", "/v1/transfers", `/v1/transfers/${transferId}`, "/v1/transfers/not-a-transfer"];
+    for (const path of clientReads) {
+      const response = await call(path, { headers: await clientHeaders(accountId) });
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+    }
+    for (const path of [`/ops/transfers/${transferId}`, `/ops/transfers?account_id=${accountId}`, "/ops/reconciliation"]) {
+      const response = await call(path, { headers: opsHeaders() });
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+    }
+    expect((await call("/v1/balance")).headers.get("cache-control")).toBe("no-store");
+  });
+});
+
 describe("webhooks and the sandbox", () => {
   it("POST /webhooks/provider answers 202 {received: true} when signed, 401 problem when not", async () => {
     const event = { type: "pix.payment.updated", data: { idempotency_key: transferId, end_to_end_id: null, status: "confirmed" } };
