@@ -18,6 +18,7 @@ import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
 import { installProblemHandlers, rejectWrongMethods } from "./http/problem.ts";
 import { requestId } from "./http/request-id.ts";
 import { transferRoutes } from "./http/transfers.ts";
+import { refuseControlCharactersInUrl } from "./http/url-text.ts";
 import { webhookRoutes } from "./http/webhooks.ts";
 import { sandboxRoutes } from "./provider/sandbox/routes.ts";
 import { sweep } from "./sweeper.ts";
@@ -29,6 +30,7 @@ const app = new Hono<AppEnv>();
 installProblemHandlers(app);
 app.use(requestId());
 app.use(rejectWrongMethods(app));
+app.use(refuseControlCharactersInUrl());
 app.use(limitBody());
 
 app.use("/v1/*", noStore());

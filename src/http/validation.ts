@@ -9,6 +9,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { BlankEnv } from "hono/types";
 import type { z } from "zod";
 import { type FieldError, problem } from "./problem.ts";
+import { type JsonTextRules, jsonStringProblems } from "./text.ts";
 
 /** A deeply wrong input can yield hundreds of issues; the client needs the first few. */
 export const fieldErrorsMax = 20;
@@ -47,11 +48,16 @@ async function readJson(c: Context): Promise<JsonRead> {
 
 type JsonInput<S extends z.ZodType> = { in: { json: z.input<S> }; out: { json: z.output<S> } };
 
-/** Parses and validates the JSON body; the route reads it with `c.req.valid("json")`. */
-export function jsonBody<S extends z.ZodType>(schema: S): MiddlewareHandler<BlankEnv, string, JsonInput<S>> {
+/**
+ * Parses and validates the JSON body; the route reads it with `c.req.valid("json")`. Control
+ * characters are refused in every string first (`rules` names fields that may span lines).
+ */
+export function jsonBody<S extends z.ZodType>(schema: S, rules: JsonTextRules = {}): MiddlewareHandler<BlankEnv, string, JsonInput<S>> {
   return async (c, next) => {
     const read = await readJson(c);
     if (!read.ok) return validationProblem(c, [{ field: "", message: read.detail }], read.detail);
+    const textProblems = jsonStringProblems(read.value, rules);
+    if (textProblems.length > 0) return validationProblem(c, textProblems.slice(0, fieldErrorsMax));
     const result = await schema.safeParseAsync(read.value);
     if (!result.success) return validationProblem(c, fieldErrors(result.error));
     c.req.addValidatedData("json", result.data as object);

@@ -7,6 +7,7 @@ import type { Env } from "../env.ts";
 import { verifyWebhook } from "../provider/webhook-signature.ts";
 import { problem } from "./problem.ts";
 import { log } from "./request-id.ts";
+import { jsonStringProblems } from "./text.ts";
 
 /** Provider events are a few hundred bytes; more is not a provider event. */
 export const webhookBodyBytesMax = 16 * 1024;
@@ -58,7 +59,11 @@ webhookRoutes.post("/provider", async (c) => {
 
 function parsePayload(rawBody: Uint8Array): z.infer<typeof webhookPayloadSchema> | null {
   try {
-    const parsed = webhookPayloadSchema.safeParse(JSON.parse(new TextDecoder().decode(rawBody)));
+    const value: unknown = JSON.parse(new TextDecoder().decode(rawBody));
+    // Control characters are no part of a provider event: such a body is ignored like any
+    // other unreadable one (still 202: the signature was good, and nothing is written).
+    if (jsonStringProblems(value).length > 0) return null;
+    const parsed = webhookPayloadSchema.safeParse(value);
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

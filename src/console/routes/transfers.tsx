@@ -4,6 +4,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { callObject, ObjectFault } from "../../http/object-call.ts";
 import { log } from "../../http/request-id.ts";
+import { controlProblem } from "../../http/text.ts";
 import type { ResolveResult } from "../../saga-object.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
@@ -23,7 +24,10 @@ const resolveForm = z.object({
     .string({ error: "A note is required." })
     .trim()
     .min(1, { error: "A note is required: say what you checked." })
-    .max(noteLengthMax, { error: `The note is longer than ${noteLengthMax} characters.` }),
+    .max(noteLengthMax, { error: `The note is longer than ${noteLengthMax} characters.` })
+    .refine((note) => controlProblem(note, { lineBreaks: true }) === null, {
+      error: "The note contains control characters (other than line breaks); type it again.",
+    }),
   confirm: z.literal("yes").optional(),
 });
 

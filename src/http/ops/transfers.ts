@@ -43,7 +43,7 @@ opsTransferRoutes.get("/:id", async (c) => {
   return c.json(story);
 });
 
-opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody), async (c) => {
+opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: ["note"] }), async (c) => {
   const id = c.req.param("id");
   if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   const { outcome, note } = c.req.valid("json");

@@ -1,0 +1,243 @@
+// Every string field of every route under hostile text (CONTRACT §2): NUL and other C0/C1
+// controls, bidi overrides, 4-byte characters and unpaired surrogates. Whatever arrives, no
+// route answers 5xx; text with a control character is a 400 (a form page for the console, an
+// ignored event for a signed webhook); and a refusal writes nothing to any account involved.
+import type { Pool } from "@neondatabase/serverless";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { controlProblem } from "../../src/http/text.ts";
+import { csrfFor, getPage, login, postForm } from "../console/support.ts";
+import { call, clientHeaders, createTransfer, opsHeaders, signedWebhook } from "../support/api.ts";
+import { testPool, uniqueAccountId } from "../support/db.ts";
+import { emptyAccount, footprint, validTransfer } from "./helpers.ts";
+import { rateLimitConfig } from "./wrangler-config.ts";
+
+const pool: Pool = testPool(2);
+afterAll(() => pool.end());
+
+/** Pieces the strings are built from: ordinary text and every kind of trouble. */
+const pieces = [
+  "a",
+  "Z",
+  "7",
+  "-",
+  " ",
+  "é",
+  "ç",
+  "\u0000",
+  "\u0001",
+  "\u0008",
+  "\u001b",
+  "\u001f",
+  "\u007f",
+  "\u0085",
+  "\u009f",
+  "\t",
+  "\n",
+  "\r",
+  "\u202e",
+  "\u2066",
+  "\u200f",
+  "\ufeff",
+  "😀",
+  "𝄞",
+  "\u{10FFFF}",
+  "\ud800",
+  "\udfff",
+];
+const hostileText = fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 12 }).map((parts) => parts.join(""));
+
+const unpairedSurrogates = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Unpaired surrogates cannot be percent-encoded: a URL or a form carries U+FFFD in their place. */
+function asEncoded(text: string): string {
+  return text.replace(unpairedSurrogates, "\ufffd");
+}
+
+function urlPart(text: string): string {
+  return encodeURIComponent(asEncoded(text));
+}
+
+type Answer = "problem" | "page" | "webhook";
+
+interface Case {
+  name: string;
+  send: (text: string) => Promise<Response>;
+  answer: Answer;
+  /** URLs and forms carry text percent-encoded, which cannot hold an unpaired surrogate. */
+  encoded?: boolean;
+  /** Runs before the "before" snapshot (e.g. picks the next rate-limited account). */
+  prepare?: () => Promise<void>;
+  /** Operator notes may span lines: tab, CR and LF are allowed there. */
+  lineBreaks?: boolean;
+}
+
+interface World {
+  accountId: string;
+  transferId: string;
+  consoleCookie: string;
+  csrf: string;
+  newAccountPrefix: string;
+}
+
+let world: World;
+const transferAccounts: string[] = [];
+const requestsPerAccount = Math.floor(rateLimitConfig("TRANSFER_RATE_LIMIT").limit / 2);
+let transferRequests = 0;
+
+/** POST /v1/transfers spends the account's rate limit: a fresh empty account every so often. */
+async function nextTransferAccount(): Promise<void> {
+  if (transferAccounts.length === 0 || transferRequests >= requestsPerAccount) {
+    transferAccounts.push(await emptyAccount("sfz"));
+    transferRequests = 0;
+  }
+  transferRequests += 1;
+}
+
+beforeAll(async () => {
+  const accountId = await emptyAccount("sfz");
+  // An empty account's transfer ends at once (insufficient funds): a real id that is not in review.
+  const created = await createTransfer(accountId, validTransfer);
+  if (created.status !== 202) throw new Error(`the fixture transfer answered ${created.status}`);
+  const transfer = await created.json<{ id: string }>();
+  const consoleCookie = await login();
+  world = {
+    accountId,
+    transferId: transfer.id,
+    consoleCookie,
+    csrf: await csrfFor(consoleCookie),
+    newAccountPrefix: uniqueAccountId("sfz"),
+  };
+});
+
+async function clientPost(body: Record<string, unknown>): Promise<Response> {
+  const accountId = transferAccounts.at(-1) ?? "";
+  return call("/v1/transfers", {
+    method: "POST",
+    headers: await clientHeaders(accountId, { "idempotency-key": crypto.randomUUID() }),
+    body: JSON.stringify(body),
+  });
+}
+
+async function clientGet(path: string): Promise<Response> {
+  return call(path, { headers: await clientHeaders(world.accountId) });
+}
+
+function ops(path: string, method = "GET", body?: unknown): Promise<Response> {
+  return call(path, { method, headers: opsHeaders(), ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+}
+
+const cases: Case[] = [
+  { name: "transfer pix_key", answer: "problem", prepare: nextTransferAccount, send: (t) => clientPost({ ...validTransfer, pix_key: t }) },
+  {
+    name: "transfer pix_key_type",
+    answer: "problem",
+    prepare: nextTransferAccount,
+    send: (t) => clientPost({ ...validTransfer, pix_key_type: t }),
+  },
+  {
+    name: "transfer description",
+    answer: "problem",
+    prepare: nextTransferAccount,
+    send: (t) => clientPost({ ...validTransfer, description: t }),
+  },
+  { name: "transfer field name", answer: "problem", prepare: nextTransferAccount, send: (t) => clientPost({ ...validTransfer, [t]: "x" }) },
+  { name: "list cursor", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/transfers?cursor=${urlPart(t)}`) },
+  { name: "list limit", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/transfers?limit=${urlPart(t)}`) },
+  { name: "transfer id", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/transfers/${urlPart(t)}`) },
+  { name: "balance query", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/balance?${urlPart(t)}=${urlPart(t)}`) },
+  { name: "limits query", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/limits?q=${urlPart(t)}`) },
+  {
+    name: "ops account id",
+    answer: "problem",
+    encoded: true,
+    send: (t) => ops(`/ops/accounts/${world.newAccountPrefix}${urlPart(t)}`, "PUT"),
+  },
+  {
+    name: "ops credit idempotency_key",
+    answer: "problem",
+    send: (t) => ops(`/ops/accounts/${world.accountId}/credits`, "POST", { amount_cents: 1, idempotency_key: t }),
+  },
+  {
+    name: "ops limits night_starts_at",
+    answer: "problem",
+    send: (t) => ops(`/ops/accounts/${world.accountId}/limits`, "PUT", { night_starts_at: t }),
+  },
+  { name: "ops queue state", answer: "problem", encoded: true, send: (t) => ops(`/ops/transfers?state=${urlPart(t)}`) },
+  { name: "ops queue account_id", answer: "problem", encoded: true, send: (t) => ops(`/ops/transfers?account_id=${urlPart(t)}`) },
+  { name: "ops transfer id", answer: "problem", encoded: true, send: (t) => ops(`/ops/transfers/${urlPart(t)}`) },
+  {
+    name: "ops resolve note",
+    answer: "problem",
+    lineBreaks: true,
+    send: (t) => ops(`/ops/transfers/${world.transferId}/resolve`, "POST", { outcome: "not_sent", note: t }),
+  },
+  {
+    name: "ops resolve outcome",
+    answer: "problem",
+    send: (t) => ops(`/ops/transfers/${world.transferId}/resolve`, "POST", { outcome: t, note: "x" }),
+  },
+  {
+    name: "webhook idempotency_key",
+    answer: "webhook",
+    send: (t) => signedWebhook({ type: "pix.payment.updated", data: { idempotency_key: `${world.transferId}${t}` } }),
+  },
+  { name: "webhook type", answer: "webhook", send: (t) => signedWebhook({ type: t, data: { idempotency_key: world.transferId } }) },
+  {
+    name: "console resolve note",
+    answer: "page",
+    encoded: true,
+    lineBreaks: true,
+    send: (t) =>
+      postForm(
+        `/console/transfers/${world.transferId}/resolve`,
+        { csrf: world.csrf, outcome: "not_sent", note: t, confirm: "yes" },
+        world.consoleCookie,
+      ),
+  },
+  { name: "console search", answer: "page", encoded: true, send: (t) => getPage(`/console/search?q=${urlPart(t)}`, world.consoleCookie) },
+  {
+    name: "console account id",
+    answer: "page",
+    encoded: true,
+    send: (t) => getPage(`/console/accounts/${urlPart(t)}`, world.consoleCookie),
+  },
+];
+
+/** Everything the fuzz could write: the fixed account, the transfer accounts, accounts it might create. */
+async function written(): Promise<unknown> {
+  const accounts = await Promise.all([world.accountId, ...transferAccounts].map((id) => footprint(pool, id)));
+  const { rows } = await pool.query<{ limits: string; created: string }>(
+    `SELECT (SELECT count(*) FROM account_limits WHERE account_id = $1)::text AS limits,
+            (SELECT count(*) FROM accounts WHERE id LIKE $2 || '%')::text AS created`,
+    [world.accountId, world.newAccountPrefix],
+  );
+  return { accounts, ...rows[0] };
+}
+
+/** Whether the server must refuse the text it receives. */
+function refusable(route: Case, text: string): boolean {
+  const received = route.encoded ? asEncoded(text) : text;
+  return controlProblem(received, { lineBreaks: route.lineBreaks === true }) !== null;
+}
+
+describe("hostile text in every string field", () => {
+  it.each(cases.map((c) => [c.name, c] as const))("%s: no 5xx, controls refused, a refusal writes nothing", async (_name, route) => {
+    await fc.assert(
+      fc.asyncProperty(hostileText, async (text) => {
+        await route.prepare?.();
+        const before = await written();
+        const response = await route.send(text);
+        const body = await response.text();
+        expect(response.status, body).toBeLessThan(500);
+        const refused = response.status >= 400;
+        if (refused) expect(await written()).toEqual(before);
+        if (route.answer === "problem" && refused) expect(response.headers.get("content-type")).toBe("application/problem+json");
+        if (!refusable(route, text)) return;
+        if (route.answer === "webhook") expect(response.status).toBe(202);
+        else expect(response.status, body).toBe(400);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
