@@ -69,6 +69,17 @@ describe("GET /openapi.json", () => {
     for (const expected of [...contractOperations, ...sandboxOperations]) expect(keys).toContain(expected);
   });
 
+  it("names the server that served it, its licence, and the edge's 404 and 405 on every operation", async () => {
+    const doc = await fetchDocument();
+    expect(doc.servers).toEqual([{ url: "http://pix.test", description: expect.any(String) }]);
+    expect(doc.info.license.name).toEqual(expect.any(String));
+    for (const { key, operation } of operationsOf(doc)) {
+      expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(["404", "405"]));
+    }
+    const createTransfer = operationsOf(doc).find((o) => o.key === "post /v1/transfers");
+    expect(Object.keys(createTransfer?.operation.responses ?? {})).toContain("429");
+  });
+
   it("is well formed: unique operation ids, declared path parameters, resolvable refs, known schemes and tags", async () => {
     const doc = await fetchDocument();
     const operations = operationsOf(doc);
@@ -173,7 +184,7 @@ describe("GET /openapi.json", () => {
     for (const { key, path, operation } of operationsOf(doc)) {
       expect(operation["x-sandbox-only"] === true, key).toBe(path.startsWith("/sandbox/"));
     }
-    const production = openApiDocument({ SANDBOX_PROVIDER: "off", MAX_TRANSFER_CENTS: "5000" });
+    const production = openApiDocument({ SANDBOX_PROVIDER: "off", MAX_TRANSFER_CENTS: "5000" }, "https://pix.example");
     expect(Object.keys(production.paths).filter((p) => p.startsWith("/sandbox"))).toEqual([]);
     expect(production.tags.map((t) => t.name)).not.toContain("sandbox");
     const sandboxPaths = Object.keys(doc.paths).filter((p) => p.startsWith("/sandbox/"));

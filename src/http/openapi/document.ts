@@ -6,11 +6,12 @@ import type { Env } from "../../env.ts";
 import { sandboxEnabled } from "../../provider/config.ts";
 import { maxBodyBytes } from "../body-limit.ts";
 import { problemTypeBase } from "../problem.ts";
+import { problemResponse } from "./build.ts";
 import { clientOperations } from "./client-paths.ts";
 import { componentSchemas } from "./components.ts";
 import { opsOperations } from "./ops-paths.ts";
 import { sandboxOperations, webhookOperations } from "./provider-paths.ts";
-import type { JsonSchema, OpenApiDocument, RoutedOperation, SecurityScheme } from "./types.ts";
+import type { JsonSchema, OpenApiDocument, ResponseObject, RoutedOperation, SecurityScheme } from "./types.ts";
 
 export const openApiVersion = "3.1.1";
 
@@ -50,6 +51,21 @@ const securitySchemes: Record<string, SecurityScheme> = {
   providerToken: { type: "http", scheme: "bearer", description: "The sandbox PSP's token (PROVIDER_TOKEN), checked only when set." },
 };
 
+/** The project is private (package.json): no licence is granted, and SPDX has no id for that. */
+const license = { name: "Proprietary: all rights reserved", identifier: "LicenseRef-Proprietary" };
+
+/**
+ * What the edge may answer on any operation, before its route runs: an operation documents its
+ * own 400/404 when it has a more specific one, which then wins.
+ */
+const edgeResponses: Record<string, ResponseObject> = {
+  "400": problemResponse("A control character in the path or the query string (`type` ends in `/validation-failed`). Nothing was written."),
+  "404": problemResponse("Nothing at this path (`type` ends in `/not-found`)."),
+  "405": problemResponse("The path exists, but not for this method (`type` ends in `/method-not-allowed`).", {
+    Allow: { description: "The methods this path serves.", required: true, schema: { type: "string" } },
+  }),
+};
+
 const tags = [
   { name: "transfers", description: "Send Pix and follow them (mobile clients)." },
   { name: "accounts", description: "The caller's account." },
@@ -59,7 +75,11 @@ const tags = [
   { name: "meta", description: "Health and this reference." },
 ];
 
-export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_PROVIDER">): OpenApiDocument {
+/**
+ * `serverUrl` is the origin the document was fetched from: the document describes the
+ * deployment that serves it (local, staging or production) without knowing their names.
+ */
+export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_PROVIDER">, serverUrl: string): OpenApiDocument {
   const operations: RoutedOperation[] = [
     ...clientOperations(),
     ...opsOperations(),
@@ -67,11 +87,14 @@ export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_P
     ...(sandboxEnabled(env) ? sandboxOperations() : []),
   ];
   const paths: OpenApiDocument["paths"] = {};
-  for (const { method, path, operation } of operations) paths[path] = { ...paths[path], [method]: operation };
+  for (const { method, path, operation } of operations) {
+    paths[path] = { ...paths[path], [method]: { ...operation, responses: { ...edgeResponses, ...operation.responses } } };
+  }
   const schemas = componentSchemas();
   return {
     openapi: openApiVersion,
-    info: { title: "Pix cash-out API", version: "1", description },
+    info: { title: "Pix cash-out API", version: "1", description, license },
+    servers: [{ url: serverUrl, description: "The deployment that served this document" }],
     tags: tags.filter((tag) => operations.some((o) => o.operation.tags.includes(tag.name))),
     paths,
     components: {

@@ -11,8 +11,8 @@ const docsContentSecurityPolicy =
 
 export const apiDocsRoutes = new Hono<AppEnv>();
 
-apiDocsRoutes.get("/openapi.json", (c) => c.json(openApiDocument(c.env)));
+apiDocsRoutes.get("/openapi.json", (c) => c.json(openApiDocument(c.env, new URL(c.req.url).origin)));
 
 apiDocsRoutes.get("/docs", (c) =>
-  c.html(renderReference(openApiDocument(c.env)), 200, { "Content-Security-Policy": docsContentSecurityPolicy }),
+  c.html(renderReference(openApiDocument(c.env, new URL(c.req.url).origin)), 200, { "Content-Security-Policy": docsContentSecurityPolicy }),
 );

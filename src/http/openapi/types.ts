@@ -78,7 +78,8 @@ export interface Tag {
 
 export interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; identifier: string } };
+  servers: { url: string; description: string }[];
   tags: Tag[];
   paths: Record<string, Partial<Record<HttpMethod, Operation>>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, SecurityScheme> };

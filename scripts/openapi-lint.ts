@@ -1,0 +1,23 @@
+// `npm run lint:openapi`: the OpenAPI document exactly as the Worker serves it (GET
+// /openapi.json from the built Worker, run locally by wrangler without a database), written to
+// test-results/openapi.json and linted with Redocly's recommended rules. Any error fails.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { unstable_startWorker } from "wrangler";
+
+const outputPath = "test-results/openapi.json";
+
+const worker = await unstable_startWorker({ config: "wrangler.toml", dev: { server: { port: 0 }, inspector: false, logLevel: "error" } });
+let document: string;
+try {
+  await worker.ready;
+  const response = await worker.fetch("http://127.0.0.1:8787/openapi.json");
+  if (response.status !== 200) throw new Error(`GET /openapi.json answered ${response.status}`);
+  document = JSON.stringify(await response.json(), null, 2);
+} finally {
+  await worker.dispose();
+}
+mkdirSync("test-results", { recursive: true });
+writeFileSync(outputPath, document);
+const lint = spawnSync("npx", ["--no-install", "redocly", "lint", outputPath, "--format", "stylish"], { stdio: "inherit" });
+process.exit(lint.status ?? 1);
