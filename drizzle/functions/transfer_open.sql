@@ -1,5 +1,6 @@
 -- Create the transfer, apply the Pix rules, attempt the hold: one transaction. A repeated
--- Idempotency-Key finds the first transfer (after it commits, under concurrency).
+-- Idempotency-Key finds the first transfer (after it commits, under concurrency) before the
+-- account is locked, so a replay never waits behind the account's other transfers.
 -- The account row is locked first (in the same order by every opener, with a lock timeout), so the
 -- daily sum, the velocity count and the hold are decided together and cannot be raced. The local
 -- (São Paulo) day and minute come from the caller's clock, so tests can drive them.
@@ -17,6 +18,24 @@ DECLARE
   v_t transfers%ROWTYPE;
   v_response jsonb;
 BEGIN
+  -- The key first, under a lock of its own: one opener per (account, key) at a time, so a
+  -- replay that arrives while the first request is open waits for that request alone. The
+  -- first may itself wait up to 5 s for the account below, hence the longer bound here.
+  -- Account ids never contain ':', so the pair is unambiguous; a hash collision only
+  -- serialises two unrelated keys.
+  SET LOCAL lock_timeout = '10s';
+  PERFORM pg_advisory_xact_lock(hashtext('transfer_open'), hashtext(p_account_id || ':' || p_idempotency_key));
+  -- A finished request is answered from its stored first response without the account's lock:
+  -- a replay never queues behind the account's other transfers.
+  SELECT * INTO v_existing FROM transfers
+    WHERE account_id = p_account_id AND idempotency_key = p_idempotency_key;
+  IF FOUND THEN
+    IF v_existing.request_fingerprint <> p_fingerprint THEN
+      RETURN jsonb_build_object('outcome', 'key_reused', 'transfer_id', v_existing.id);
+    END IF;
+    RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
+  END IF;
+
   -- A lock wait means another opener for this account is inside its own short transaction;
   -- waiting longer than this is a fault, reported as such (the client may retry).
   SET LOCAL lock_timeout = '5s';
