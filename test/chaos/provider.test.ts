@@ -54,6 +54,15 @@ const contractEnd: Record<SandboxBehaviour, string> = {
   lyingWebhook: "completed",
 };
 
+/** Whether the saga went to review because its deadline passed without a conclusive answer. */
+async function enteredReviewAtDeadline(transferId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ reason: string | null }>(
+    "SELECT reason FROM transfer_history WHERE transfer_id = $1 AND to_state = 'needs_review' ORDER BY id LIMIT 1",
+    [transferId],
+  );
+  return rows[0]?.reason?.startsWith("deadline passed") === true;
+}
+
 describe("a misbehaving provider", () => {
   it(
     "ends every sandbox behaviour where the contract says, under an outage and database latency",
@@ -79,6 +88,7 @@ describe("a misbehaving provider", () => {
       expect((await drain(pool, ids, { timeoutMs: 60_000, rescueAfterMs: 3_000, label: "provider_faults" })).stuck).toEqual([]);
       await tallyOutcomes(pool, ids);
 
+      const deadlineReviews: string[] = [];
       for (const { behaviour, created: c } of created) {
         const id = c.transfer?.id ?? "";
         const { rows } = await pool.query<{ state: string; failure_reason: string | null }>(
@@ -89,11 +99,22 @@ describe("a misbehaving provider", () => {
         const payment = await sandboxPayment(id);
         // The outage may have swallowed the send: then the provider never had it, and it is released.
         const swallowed = end === "compensated:not_sent" && payment === null;
-        expect(swallowed || end === contractEnd[behaviour], `${behaviour} ${id} ended ${end}`).toBe(true);
+        // Under latency and the outage a saga may still be without a conclusive answer when its
+        // (compressed) deadline passes: the contract then sends it to review, hold kept, whatever
+        // the provider later says. The operator settles it below from the provider's record.
+        const reviewedAtDeadline = end === "needs_review" && (await enteredReviewAtDeadline(id));
+        if (reviewedAtDeadline && end !== contractEnd[behaviour]) deadlineReviews.push(id);
+        expect(swallowed || reviewedAtDeadline || end === contractEnd[behaviour], `${behaviour} ${id} ended ${end}`).toBe(true);
         if (end === "needs_review") expect(await ledgerFootprint(pool, id)).toMatchObject({ holdStatus: "held", entries: 0 });
       }
-      await resolveReviews(pool, ids);
-      await tally({ runs: 1 });
+      const resolutions = await resolveReviews(pool, ids);
+      // A deadline review ends as the provider's record says: settled when paid, else released.
+      for (const id of deadlineReviews) {
+        const made = (await sandboxPayment(id))?.made === true;
+        expect(resolutions.get(id), id).toBe(made ? "sent" : "not_sent");
+        expect(await ledgerFootprint(pool, id), id).toMatchObject({ holdStatus: made ? "settled" : "released" });
+      }
+      await tally({ runs: 1, "provider.reviewed_at_deadline": deadlineReviews.length });
       await expectInvariants(pool, { accountIds, entriesBefore, overdueMsMax: 0 }, "after the provider's misbehaviour");
     },
     scaled(90_000, 300_000),
