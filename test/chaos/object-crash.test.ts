@@ -5,6 +5,7 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { rateLimitConfig } from "../api/wrangler-config.ts";
 import { fundedAccount, getBalance, sandboxPayment } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { abortObjects, clearDbFaults, injectDbFault, sagaConnectionPorts, sandboxKeys, silentKey, tally } from "../support/faults.ts";
@@ -79,8 +80,13 @@ describe("every object reset, again and again, under load", () => {
   it(
     "completes every transfer once while all objects are aborted every 150 ms",
     async () => {
-      const accountCount = scaled(4, 20);
-      const perAccount = scaled(6, 10);
+      // Every attempt counts against the account's rate limit (429 past it), retries included:
+      // an account carries only as many transfers as can each spend every attempt, so a
+      // client retrying through the resets is never refused for its own persistence.
+      const attemptsMax = 20;
+      const perAccount = Math.floor(rateLimitConfig("TRANSFER_RATE_LIMIT").limit / attemptsMax);
+      const accountCount = Math.ceil(scaled(24, 200) / perAccount);
+      const spreadSlots = 8;
       const resetForMs = scaled(2_000, 15_000);
       const accountIds = await Promise.all(Array.from({ length: accountCount }, () => fundedAccount(perAccount * amountCents)));
       const entriesBefore = await takeEntriesSnapshot(pool, accountIds);
@@ -97,15 +103,16 @@ describe("every object reset, again and again, under load", () => {
       })();
       const stopAtMs = Date.now() + resetForMs;
       const created = await Promise.all(
-        accountIds.flatMap((accountId) =>
+        accountIds.flatMap((accountId, a) =>
           Array.from({ length: perAccount }, async (_, i) => {
+            const n = a * perAccount + i;
             // Spread the creates over the reset window.
-            await new Promise((resolve) => setTimeout(resolve, (i * resetForMs) / perAccount));
+            await new Promise((resolve) => setTimeout(resolve, ((n % spreadSlots) * resetForMs) / spreadSlots));
             return createWithRetries(
               accountId,
-              { amount_cents: amountCents, ...(behaviours[i % behaviours.length] ?? sandboxKeys.happy) },
+              { amount_cents: amountCents, ...(behaviours[n % behaviours.length] ?? sandboxKeys.happy) },
               crypto.randomUUID(),
-              20,
+              attemptsMax,
             );
           }),
         ),
