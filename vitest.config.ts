@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 /** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
 function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
   return cloudflareTest(({ inject }) => ({
-    wrangler: { configPath: "./wrangler.toml" },
+    // The local environment of wrangler.toml: the sandbox on (the top level is production).
+    wrangler: { configPath: "./wrangler.toml", environment: "local" },
     miniflare: {
       bindings: {
         DATABASE_URL: inject("databaseUrl"),
