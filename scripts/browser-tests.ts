@@ -31,7 +31,7 @@ const chromiumArgs = [
 ];
 // This run's own secrets, so it never depends on (or shows) what a developer keeps in .dev.vars.
 const secrets = {
-  opsToken: "browser-test-ops-token",
+  opsToken: "browser-test-ops-token-0123456789abcdef",
   jwtSecret: "browser-test-jwt-secret-0123456789abcdef0123",
   webhookSecret: "whsec_YnJvd3Nlci10ZXN0LXdlYmhvb2stc2VjcmV0LTAxMjM=",
 };
@@ -60,6 +60,8 @@ async function main(): Promise<{ passed: number; failed: number }> {
       OPS_TOKEN: secrets.opsToken,
       JWT_SECRET: secrets.jwtSecret,
       WEBHOOK_SECRET: secrets.webhookSecret,
+      // The sandbox signs with its own key: the same one here, so its webhooks verify.
+      SANDBOX_WEBHOOK_SECRET: secrets.webhookSecret,
       OPS_ALERT_URL: `${receiver.origin}/alerts`,
       ...sagaTimings,
     },

@@ -2,7 +2,6 @@
 // (`transfer_needs_review`) and, when OPS_ALERT_URL is set, POSTed there signed with the first
 // WEBHOOK_SECRET. Delivery runs beside the saga (waitUntil): the saga never waits on it, and
 // nothing here throws into it. The console's queue stays the source of truth if an alert is lost.
-import type { Env } from "../env.ts";
 import { firstWebhookSecret } from "../provider/webhook-signature.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 import { type DeliveryResult, deliverAlert, type Fetcher } from "./deliver.ts";

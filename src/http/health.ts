@@ -1,6 +1,8 @@
-// GET /healthz (CONTRACT §2): 200 when the database answers, else a 503 problem (errors are
-// problem+json everywhere, this one included).
+// GET /healthz (CONTRACT §2): 200 when the configuration is complete and the database answers,
+// else a 503 problem (errors are problem+json everywhere, this one included). A configuration
+// with problems names them, variable by variable, never their values.
 import { Hono } from "hono";
+import { configOf } from "../config/isolate.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { problem } from "./problem.ts";
@@ -9,6 +11,14 @@ import { log } from "./request-id.ts";
 export const healthRoutes = new Hono<AppEnv>();
 
 healthRoutes.get("/", async (c) => {
+  const config = configOf(c.env);
+  if (!config.ok) {
+    return problem(c, 503, {
+      type: "misconfigured",
+      detail: `The configuration is incomplete: ${config.problems.map((p) => p.message).join("; ")}.`,
+      errors: config.problems.map((p) => ({ field: p.variable, message: p.message })),
+    });
+  }
   try {
     await withRequestDb(c, (db) => db.query("SELECT 1"));
     return c.json({ status: "ok" });

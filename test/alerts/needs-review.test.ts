@@ -3,7 +3,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { alertUrl, needsReviewEvent, noticeNeedsReview } from "../../src/alerts/needs-review.ts";
-import type { Env } from "../../src/env.ts";
 import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";

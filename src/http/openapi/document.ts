@@ -1,9 +1,6 @@
 // The OpenAPI 3.1 document of the whole API, assembled from the operation lists and the zod
 // component schemas. What depends on the deployment (the transfer maximum, whether the sandbox
 // exists) is read from its variables, so the document describes the API that serves it.
-import { maxTransferCents } from "../../config.ts";
-import type { Env } from "../../env.ts";
-import { sandboxEnabled } from "../../provider/config.ts";
 import { maxBodyBytes } from "../body-limit.ts";
 import { problemTypeBase } from "../problem.ts";
 import { clientOperations } from "./client-paths.ts";
@@ -59,12 +56,18 @@ const tags = [
   { name: "meta", description: "Health and this reference." },
 ];
 
-export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_PROVIDER">): OpenApiDocument {
+/** What the document depends on: whether /sandbox exists, and the largest amount one Pix may carry. */
+export interface DocumentSettings {
+  sandboxEnabled: boolean;
+  maxTransferCents: number;
+}
+
+export function openApiDocument(settings: DocumentSettings): OpenApiDocument {
   const operations: RoutedOperation[] = [
     ...clientOperations(),
     ...opsOperations(),
     ...webhookOperations(),
-    ...(sandboxEnabled(env) ? sandboxOperations() : []),
+    ...(settings.sandboxEnabled ? sandboxOperations() : []),
   ];
   const paths: OpenApiDocument["paths"] = {};
   for (const { method, path, operation } of operations) paths[path] = { ...paths[path], [method]: operation };
@@ -77,7 +80,7 @@ export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_P
     components: {
       schemas: {
         ...schemas,
-        CreateTransferRequest: withAmountMaximum(schemas.CreateTransferRequest, maxTransferCents(env.MAX_TRANSFER_CENTS)),
+        CreateTransferRequest: withAmountMaximum(schemas.CreateTransferRequest, settings.maxTransferCents),
       },
       securitySchemes,
     },

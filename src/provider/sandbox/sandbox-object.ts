@@ -3,7 +3,6 @@
 // HTTP layer (routes.ts) passes the timings in, so the answer to a request follows that
 // request's configuration; the DO only reads WEBHOOK_SECRET itself, for its alarm.
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../../env.ts";
 import type { PixKeyType } from "../port.ts";
 import {
   idempotencyConflictAnswer,
