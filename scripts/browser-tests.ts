@@ -34,6 +34,7 @@ const secrets = {
   opsToken: "browser-test-ops-token-0123456789abcdef",
   jwtSecret: "browser-test-jwt-secret-0123456789abcdef0123",
   webhookSecret: "whsec_YnJvd3Nlci10ZXN0LXdlYmhvb2stc2VjcmV0LTAxMjM=",
+  opsAlertSecret: "whsec_YnJvd3Nlci10ZXN0LW9wcy1hbGVydC1zZWNyZXQtMDEyMw==",
 };
 // Short saga timings: a processing@sandbox.test transfer reaches needs_review in about 2 s.
 const sagaTimings = {
@@ -63,6 +64,7 @@ async function main(): Promise<{ passed: number; failed: number }> {
       // The sandbox signs with its own key: the same one here, so its webhooks verify.
       SANDBOX_WEBHOOK_SECRET: secrets.webhookSecret,
       OPS_ALERT_URL: `${receiver.origin}/alerts`,
+      OPS_ALERT_SECRET: secrets.opsAlertSecret,
       ...sagaTimings,
     },
     logPath,
@@ -87,6 +89,7 @@ async function main(): Promise<{ passed: number; failed: number }> {
       baseUrl: stack.baseUrl,
       receiver,
       webhookSecret: secrets.webhookSecret,
+      opsAlertSecret: secrets.opsAlertSecret,
       screenshotsDir,
     });
   } finally {
