@@ -17,6 +17,8 @@ Money is always integer centavos (\`*_cents\`); times are RFC 3339 UTC.
 
 **Errors** are \`application/problem+json\` (RFC 9457) everywhere: \`type\` (\`${problemTypeBase}<slug>\`), \`title\`, \`status\`, \`detail\`, \`errors\` (the invalid fields) on validation failures, and \`request_id\`. Never a 5xx for bad input; a rejected request writes nothing. Every response carries \`X-Request-Id\`.
 
+**A misconfigured deployment fails closed**: while the production configuration is incomplete (no \`PROVIDER\`, a provider without its credentials, a URL that is not https, a short or example secret), every route but \`/healthz\` answers \`503\` with \`type\` \`${problemTypeBase}misconfigured\`, and nothing is sent or settled.
+
 **Choices the contract leaves open**
 
 - Unknown fields in JSON bodies are rejected (400), like Stripe; bodies are read as JSON whatever their Content-Type.
