@@ -4,7 +4,8 @@ import { defineConfig } from "vitest/config";
 /** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
 function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
   return cloudflareTest(({ inject }) => ({
-    wrangler: { configPath: "./wrangler.toml" },
+    // The local environment of wrangler.toml: the sandbox on (the top level is production).
+    wrangler: { configPath: "./wrangler.toml", environment: "local" },
     miniflare: {
       bindings: {
         DATABASE_URL: inject("databaseUrl"),
@@ -12,7 +13,10 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         ...(proxy === "faultWsProxy" ? { FAULT_CONTROL_URL: inject("faultControlUrl") } : {}),
         JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
         WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
-        OPS_TOKEN: "test-ops-token",
+        // The sandbox signs with its own key; WEBHOOK_SECRET holds the same one so they verify.
+        SANDBOX_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
+        OPS_ALERT_SECRET: "whsec_dGVzdC1vcHMtYWxlcnQtc2VjcmV0LTAxMjM0NTY3ODk=",
+        OPS_TOKEN: "test-ops-token-0123456789abcdef0123456789",
         // Short saga timings so whole sagas (deadline included) run in seconds.
         SAGA_FIRST_CHECK_MS: "150",
         SAGA_MAX_CHECK_MS: "600",

@@ -31,9 +31,10 @@ const chromiumArgs = [
 ];
 // This run's own secrets, so it never depends on (or shows) what a developer keeps in .dev.vars.
 const secrets = {
-  opsToken: "browser-test-ops-token",
+  opsToken: "browser-test-ops-token-0123456789abcdef",
   jwtSecret: "browser-test-jwt-secret-0123456789abcdef0123",
   webhookSecret: "whsec_YnJvd3Nlci10ZXN0LXdlYmhvb2stc2VjcmV0LTAxMjM=",
+  opsAlertSecret: "whsec_YnJvd3Nlci10ZXN0LW9wcy1hbGVydC1zZWNyZXQtMDEyMw==",
 };
 // Short saga timings: a processing@sandbox.test transfer reaches needs_review in about 2 s.
 const sagaTimings = {
@@ -60,7 +61,10 @@ async function main(): Promise<{ passed: number; failed: number }> {
       OPS_TOKEN: secrets.opsToken,
       JWT_SECRET: secrets.jwtSecret,
       WEBHOOK_SECRET: secrets.webhookSecret,
+      // The sandbox signs with its own key: the same one here, so its webhooks verify.
+      SANDBOX_WEBHOOK_SECRET: secrets.webhookSecret,
       OPS_ALERT_URL: `${receiver.origin}/alerts`,
+      OPS_ALERT_SECRET: secrets.opsAlertSecret,
       ...sagaTimings,
     },
     logPath,
@@ -85,6 +89,7 @@ async function main(): Promise<{ passed: number; failed: number }> {
       baseUrl: stack.baseUrl,
       receiver,
       webhookSecret: secrets.webhookSecret,
+      opsAlertSecret: secrets.opsAlertSecret,
       screenshotsDir,
     });
   } finally {

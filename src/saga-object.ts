@@ -4,11 +4,10 @@
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
+import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
-import type { Env } from "./env.ts";
 import { providerFor } from "./provider/select.ts";
-import { readSagaTimings } from "./saga/timings.ts";
 import { transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
@@ -37,6 +36,11 @@ export type ResolveResult =
 
 const sagaKey = "saga";
 const faultsKey = "consecutive_faults";
+/**
+ * A misconfigured Worker moves no money; its alarms come back this often, so sagas resume on
+ * their own once a deploy fixes the configuration (the sweeper would find them too).
+ */
+export const misconfiguredRetryMs = 60_000;
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
@@ -79,6 +83,7 @@ export class TransferSaga extends DurableObject<Env> {
 
   /** Check the provider now (a webhook arrived, or the sweeper found the saga overdue). */
   async poke(source: PokeSource): Promise<{ state: string | null }> {
+    if (!this.configured("poke")) return { state: null };
     return this.queue.run(async () => {
       const saga = await this.run(true);
       this.log("poke", { source, state: saga?.state ?? null });
@@ -87,6 +92,10 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
+    if (!this.configured("alarm")) {
+      await this.ctx.storage.setAlarm(Date.now() + misconfiguredRetryMs);
+      return;
+    }
     await this.queue.run(() => this.run(false));
   }
 
@@ -127,6 +136,7 @@ export class TransferSaga extends DurableObject<Env> {
    * the RPC boundary surfaces as an uncaught rejection, and the caller only needs "try again".
    */
   private answering<T>(rpc: string, work: () => Promise<T>): Promise<T | Unavailable> {
+    if (!this.configured(rpc)) return Promise.resolve({ outcome: "unavailable" } as const);
     return this.queue.run(async () => {
       try {
         return await work();
@@ -182,7 +192,18 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   private timings() {
-    return readSagaTimings(this.env);
+    return configuredOrThrow(this.env).sagaTimings;
+  }
+
+  /**
+   * False when the configuration has problems (CONTRACT §1, fails closed): then no RPC, alarm or
+   * poke touches the provider or the ledger. The Worker's routes refuse first; this is the
+   * objects' own guard, for alarms and the sweeper that no request precedes.
+   */
+  private configured(entry: string): boolean {
+    if (configOf(this.env).ok) return true;
+    this.log("refused_misconfigured", { entry });
+    return false;
   }
 
   /** One pool per burst of steps, ended before the object waits for its next alarm. */

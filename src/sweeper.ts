@@ -1,9 +1,9 @@
 // The stuck-saga sweeper: in-flight sagas whose next check is more than a minute overdue get
 // poked, in bounded batches. It catches what alarms let fall through (an object whose alarm
 // was lost, a saga created while its object was unreachable).
+import { configOf } from "./config/isolate.ts";
 import { withPool } from "./db/pool.ts";
 import { dbSettings } from "./db/settings.ts";
-import type { Env } from "./env.ts";
 import { overdueTransferIds } from "./transfers/store.ts";
 
 export const sweepOverdueMs = 60_000;
@@ -12,6 +12,12 @@ export const sweepBatchMax = 100;
 export const sweepConcurrencyMax = 10;
 
 export async function sweep(env: Env): Promise<{ poked: number }> {
+  // Fails closed like the routes: a misconfigured Worker reads nothing and pokes nothing.
+  const config = configOf(env);
+  if (!config.ok) {
+    console.error(JSON.stringify({ event: "sweep_refused_misconfigured", problems: config.problems.map((p) => p.variable) }));
+    return { poked: 0 };
+  }
   const ids = await withPool(dbSettings(env), (db) => overdueTransferIds(db, sweepOverdueMs, sweepBatchMax));
   let poked = 0;
   for (let i = 0; i < ids.length; i += sweepConcurrencyMax) {

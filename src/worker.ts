@@ -2,12 +2,12 @@
 // Data flows one way: request -> validation -> saga object -> ledger/provider -> response.
 import { Hono } from "hono";
 import { consoleRoutes } from "./console/app.tsx";
-import type { Env } from "./env.ts";
 import type { AppEnv } from "./http/app-env.ts";
 import { clientAuth } from "./http/auth/client-auth.ts";
 import { opsAuth } from "./http/auth/ops-auth.ts";
 import { balanceRoutes } from "./http/balance.ts";
 import { limitBody } from "./http/body-limit.ts";
+import { requireConfiguration } from "./http/configured.ts";
 import { healthRoutes } from "./http/health.ts";
 import { limitRoutes, opsLimitRoutes } from "./http/limits.ts";
 import { noStore } from "./http/no-store.ts";
@@ -29,6 +29,8 @@ export { TransferSaga } from "./saga-object.ts";
 const app = new Hono<AppEnv>();
 installProblemHandlers(app);
 app.use(requestId());
+// Before everything else that answers: a misconfigured Worker serves nothing but /healthz.
+app.use(requireConfiguration());
 app.use(rejectWrongMethods(app));
 app.use(refuseControlCharactersInUrl());
 app.use(limitBody());

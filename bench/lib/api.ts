@@ -21,6 +21,8 @@ export function secretVars(secrets: StackSecrets): [string, string][] {
   return [
     ["JWT_SECRET", secrets.jwtSecret],
     ["WEBHOOK_SECRET", secrets.webhookSecret],
+    // The sandbox signs with its own key: the same one, so its webhooks verify.
+    ["SANDBOX_WEBHOOK_SECRET", secrets.webhookSecret],
     ["OPS_TOKEN", secrets.opsToken],
   ];
 }

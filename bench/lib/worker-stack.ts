@@ -34,6 +34,9 @@ export async function startWorkerStack(
   const args = [
     launcher,
     "dev",
+    // wrangler.toml's top level is production; local runs use its [env.local].
+    "--env",
+    "local",
     "--ip",
     "127.0.0.1",
     "--port",

@@ -1,5 +1,5 @@
 // The needs_review alerts, as a real HTTP receiver at OPS_ALERT_URL got them: one per transfer,
-// signed per Standard Webhooks with the first WEBHOOK_SECRET. Verified here with node:crypto,
+// signed per Standard Webhooks with the first OPS_ALERT_SECRET. Verified here with node:crypto,
 // straight from the spec, rather than with the Worker's own code that signed them.
 import { createHmac } from "node:crypto";
 import { assert, type Check } from "./harness.ts";
@@ -25,14 +25,14 @@ function verifySignature(alert: ReceivedAlert, secret: string): void {
 }
 
 export const alertCheck: Check = {
-  name: "each needs_review transfer was alerted to OPS_ALERT_URL, signed with WEBHOOK_SECRET",
+  name: "each needs_review transfer was alerted to OPS_ALERT_URL, signed with OPS_ALERT_SECRET",
   async run(ctx) {
     const expected = [ctx.seeded.reviewA.id, ctx.seeded.reviewB.id];
     const giveUpAtMs = Date.now() + arrivalTimeoutMs;
     while (ctx.receiver.alerts.length < expected.length && Date.now() < giveUpAtMs) await new Promise((r) => setTimeout(r, 100));
     const alerted: string[] = [];
     for (const alert of ctx.receiver.alerts) {
-      verifySignature(alert, ctx.webhookSecret);
+      verifySignature(alert, ctx.opsAlertSecret);
       const payload = JSON.parse(Buffer.from(alert.rawBody).toString("utf8")) as { type: string; data: { transfer_id: string } };
       assert(payload.type === "transfer.needs_review", `unexpected alert type ${payload.type}`);
       alerted.push(payload.data.transfer_id);

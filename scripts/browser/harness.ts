@@ -13,6 +13,8 @@ export interface CheckContext {
   baseUrl: string;
   receiver: Receiver;
   webhookSecret: string;
+  /** Signs the needs_review alerts (never WEBHOOK_SECRET). */
+  opsAlertSecret: string;
   screenshotsDir: string;
 }
 

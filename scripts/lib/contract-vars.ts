@@ -8,8 +8,20 @@ export const contractVariableNames = [
   "JWT_AUDIENCE",
   "WEBHOOK_SECRET",
   "OPS_TOKEN",
+  "ACCESS_TEAM_DOMAIN",
+  "ACCESS_AUD",
+  "ACCESS_CERTS_URL",
+  "PROVIDER",
   "PROVIDER_URL",
   "PROVIDER_TOKEN",
+  "EFI_BASE_URL",
+  "EFI_CLIENT_ID",
+  "EFI_CLIENT_SECRET",
+  "EFI_PAYER_KEY",
+  "EFI_WEBHOOK_HMAC",
+  "EFI_WEBHOOK_IPS",
+  "EVENTS_URL",
+  "EVENTS_SECRET",
   "SANDBOX_PROVIDER",
   "SAGA_FIRST_CHECK_MS",
   "SAGA_MAX_CHECK_MS",
@@ -22,8 +34,11 @@ export const contractVariableNames = [
   "NIGHT_TRANSFER_LIMIT_CENTS",
   "VELOCITY_MAX_PER_10_MIN",
   "NEW_KEY_REVIEW_ABOVE_CENTS",
-  // Not in the contract: the project's optional needs_review alert (README, Operator console).
+  // Not in the contract: the project's optional needs_review alert (README, Operator console),
+  // and the sandbox's own webhook key.
   "OPS_ALERT_URL",
+  "OPS_ALERT_SECRET",
+  "SANDBOX_WEBHOOK_SECRET",
 ] as const;
 
 /** The contract variables present in `environment` (an empty value counts as set). */

@@ -35,6 +35,9 @@ export function startWranglerDev(options: WranglerDevOptions): WranglerDev {
   const args = [
     launcher,
     "dev",
+    // wrangler.toml's top level is production; local runs use its [env.local].
+    "--env",
+    "local",
     "--ip",
     "127.0.0.1",
     "--port",

@@ -1,9 +1,9 @@
 // A transfer entering needs_review needs a person: it is logged as one structured line
 // (`transfer_needs_review`) and, when OPS_ALERT_URL is set, POSTed there signed with the first
-// WEBHOOK_SECRET. Delivery runs beside the saga (waitUntil): the saga never waits on it, and
-// nothing here throws into it. The console's queue stays the source of truth if an alert is lost.
-import type { Env } from "../env.ts";
-import { firstWebhookSecret } from "../provider/webhook-signature.ts";
+// OPS_ALERT_SECRET: its own key, so the alert receiver never holds the one that verifies the
+// provider. Delivery runs beside the saga (waitUntil): the saga never waits on it, and nothing
+// here throws into it. The console's queue stays the source of truth if an alert is lost.
+import { configOf } from "../config/isolate.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 import { type DeliveryResult, deliverAlert, type Fetcher } from "./deliver.ts";
 
@@ -19,19 +19,6 @@ function logLine(level: "info" | "error", event: string, fields: Record<string, 
   const line = JSON.stringify({ event, ...fields });
   if (level === "error") console.error(line);
   else console.log(line);
-}
-
-/** The alert's URL, or null when unset; a malformed one is logged, never fatal. */
-export function alertUrl(raw: string | undefined): string | null {
-  if (raw === undefined || raw.trim() === "") return null;
-  try {
-    const url = new URL(raw.trim());
-    if (url.protocol === "https:" || url.protocol === "http:") return url.toString();
-  } catch {
-    // Falls through to the log below.
-  }
-  logLine("error", "ops_alert_url_invalid", { message: "OPS_ALERT_URL must be an http(s) URL; no alert sent" });
-  return null;
 }
 
 export function needsReviewPayload(saga: SagaRecord, nowMs: number): string {
@@ -52,22 +39,20 @@ export function needsReviewPayload(saga: SagaRecord, nowMs: number): string {
 export function noticeNeedsReview(env: Env, runtime: AlertRuntime, before: SagaRecord, after: SagaRecord): void {
   if (before.state === "needs_review" || after.state !== "needs_review") return;
   try {
-    const url = alertUrl(env.OPS_ALERT_URL);
+    // A malformed URL or a missing key is a configuration problem (src/config/): the Worker then
+    // serves nothing, and this line is all that is left.
+    const config = configOf(env);
+    const alert = config.ok ? config.config.opsAlert : null;
     logLine("info", needsReviewEvent, {
       transfer_id: after.id,
       account_id: after.accountId,
       amount_cents: after.amountCents,
-      alert_url_set: url !== null,
+      alert_url_set: alert !== null,
     });
-    if (url === null) return;
-    const secret = firstWebhookSecret(env.WEBHOOK_SECRET ?? "");
-    if (secret === null) {
-      logLine("error", "ops_alert_unsigned", { transfer_id: after.id, message: "WEBHOOK_SECRET is empty; no alert sent" });
-      return;
-    }
+    if (alert === null) return;
     const delivery = deliverAlert({
-      url,
-      secret,
+      url: alert.url,
+      secret: alert.secret,
       webhookId: `alert_needs_review_${after.id}`,
       body: needsReviewPayload(after, Date.now()),
       fetcher: runtime.fetcher ?? ((request) => fetch(request)),

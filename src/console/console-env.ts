@@ -1,5 +1,4 @@
 // The Hono context of console routes: the Worker's bindings, and what the session guard sets.
-import type { Env } from "../env.ts";
 import type { ConsoleSession } from "./session.ts";
 
 export interface ConsoleEnv {

@@ -1,4 +1,3 @@
-import type { Env } from "../env.ts";
 import type { DbSettings } from "./pool.ts";
 
 export function dbSettings(env: Env): DbSettings {

@@ -1,5 +1,4 @@
 // The Hono context of every route: the Worker's bindings and what middleware sets.
-import type { Env } from "../env.ts";
 
 export interface AppEnv {
   Bindings: Env;

@@ -1,19 +1,35 @@
-// GET /healthz (CONTRACT §2): 200 when the database answers, else a 503 problem (errors are
-// problem+json everywhere, this one included).
+// GET /healthz (CONTRACT §2): 200 when the configuration is complete and the database answers,
+// else a 503 problem (errors are problem+json everywhere, this one included). A configuration
+// with problems names them, variable by variable, never their values. The database's answer
+// comes from a few seconds' per-isolate cache (health-cache.ts says why).
 import { Hono } from "hono";
+import { configOf } from "../config/isolate.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
+import { type DatabaseHealth, healthCacheFor } from "./health-cache.ts";
 import { problem } from "./problem.ts";
 import { log } from "./request-id.ts";
 
 export const healthRoutes = new Hono<AppEnv>();
 
 healthRoutes.get("/", async (c) => {
-  try {
-    await withRequestDb(c, (db) => db.query("SELECT 1"));
-    return c.json({ status: "ok" });
-  } catch (error) {
-    log(c, "health_database_unavailable", { error: String(error) }, "error");
-    return problem(c, 503, { type: "unavailable", detail: "The database does not answer." });
+  const config = configOf(c.env);
+  if (!config.ok) {
+    return problem(c, 503, {
+      type: "misconfigured",
+      detail: `The configuration is incomplete: ${config.problems.map((p) => p.message).join("; ")}.`,
+      errors: config.problems.map((p) => ({ field: p.variable, message: p.message })),
+    });
   }
+  const health = await healthCacheFor(c.env).read(Date.now(), async (): Promise<DatabaseHealth> => {
+    try {
+      await withRequestDb(c, (db) => db.query("SELECT 1"));
+      return "ok";
+    } catch (error) {
+      log(c, "health_database_unavailable", { error: String(error) }, "error");
+      return "unavailable";
+    }
+  });
+  if (health === "ok") return c.json({ status: "ok" });
+  return problem(c, 503, { type: "unavailable", detail: "The database does not answer." });
 });

@@ -1,8 +1,8 @@
 // GET /v1/limits (CONTRACT §2) and PUT /ops/accounts/:id/limits (CONTRACT §5).
 import { Hono } from "hono";
 import { z } from "zod";
+import { configuredOrThrow } from "../config/isolate.ts";
 import { saoPauloClock } from "../limits/clock.ts";
-import { readRuleSettings } from "../limits/defaults.ts";
 import { limitsFor, setLimits } from "../limits/store.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
@@ -26,7 +26,9 @@ export const setLimitsBody = z.strictObject({
 export const limitRoutes = new Hono<AppEnv>();
 
 limitRoutes.get("/", async (c) => {
-  const limits = await withRequestDb(c, (db) => limitsFor(db, c.get("accountId"), saoPauloClock(Date.now()).day, readRuleSettings(c.env)));
+  const limits = await withRequestDb(c, (db) =>
+    limitsFor(db, c.get("accountId"), saoPauloClock(Date.now()).day, configuredOrThrow(c.env).rules),
+  );
   if (!limits) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   return c.json(limits);
 });
@@ -48,7 +50,7 @@ opsLimitRoutes.put("/:id/limits", jsonBody(setLimitsBody), async (c) => {
         nightStartsAt: body.night_starts_at ?? null,
       },
       saoPauloClock(Date.now()).day,
-      readRuleSettings(c.env),
+      configuredOrThrow(c.env).rules,
     ),
   );
   if (!limits) return problem(c, 404, { type: "not-found", detail: "No such account." });

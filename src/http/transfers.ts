@@ -1,10 +1,8 @@
 // Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { maxTransferCents } from "../config.ts";
+import { configuredOrThrow } from "../config/isolate.ts";
 import { localClockFields } from "../limits/clock.ts";
-import { readRuleSettings } from "../limits/defaults.ts";
-import { readSagaTimings } from "../saga/timings.ts";
 import type { StartResult } from "../saga-object.ts";
 import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -41,7 +39,8 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
   const accountId = c.get("accountId");
   const idempotencyKey = requireIdempotencyKey(c);
   const body = c.req.valid("json");
-  const amountMaxCents = maxTransferCents(c.env.MAX_TRANSFER_CENTS);
+  const config = configuredOrThrow(c.env);
+  const amountMaxCents = config.rules.per_transfer_cents;
   if (body.amount_cents > amountMaxCents) {
     return validationProblem(c, [{ field: "amount_cents", message: `must be at most ${amountMaxCents}` }]);
   }
@@ -61,9 +60,9 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     description,
     idempotencyKey,
     requestFingerprint: fingerprint,
-    deadlineMs: readSagaTimings(c.env).deadlineMs,
+    deadlineMs: config.sagaTimings.deadlineMs,
     ...localClockFields(Date.now()),
-    rules: readRuleSettings(c.env),
+    rules: config.rules,
   };
   const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {

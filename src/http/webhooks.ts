@@ -3,7 +3,6 @@
 // decides anything, so anything signed gets 202 and anything unsigned gets 401 and nothing else.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import type { Env } from "../env.ts";
 import { verifyWebhook } from "../provider/webhook-signature.ts";
 import { problem } from "./problem.ts";
 import { log } from "./request-id.ts";

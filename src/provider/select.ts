@@ -1,9 +1,10 @@
-// Chooses the provider adapter from configuration: a real PSP over the network when
-// PROVIDER_URL is set, else the sandbox reached through the Worker's own loopback binding
-// (exactly its HTTP API, no network), else a configuration error.
+// Chooses the provider adapter from the parsed configuration (src/config/, PROVIDER): a real PSP
+// over the network, or the sandbox reached through the Worker's own loopback binding (exactly
+// its HTTP API, no network). Nothing falls back to the sandbox: a configuration with problems
+// has no adapter at all.
 import { exports } from "cloudflare:workers";
-import type { Env } from "../env.ts";
-import { ProviderConfigError, providerTimeoutMs, sandboxEnabled } from "./config.ts";
+import { configOf } from "../config/isolate.ts";
+import { ProviderConfigError } from "./config.ts";
 import { createHttpProvider } from "./http-provider.ts";
 import type { PixProvider } from "./port.ts";
 
@@ -11,26 +12,26 @@ import type { PixProvider } from "./port.ts";
 export const sandboxProviderBaseUrl = "http://sandbox.internal/sandbox/provider";
 
 export function providerFor(env: Env): PixProvider {
-  const timeoutMs = providerTimeoutMs(env);
-  const token = env.PROVIDER_TOKEN;
-  if (env.PROVIDER_URL !== undefined && env.PROVIDER_URL !== "") {
-    return createHttpProvider({ baseUrl: providerUrl(env.PROVIDER_URL), token, timeoutMs, fetcher: (request) => fetch(request) });
+  const result = configOf(env);
+  if (!result.ok) throw new ProviderConfigError(`no Pix provider: ${result.problems.map((p) => p.message).join("; ")}`);
+  const { provider, providerTimeoutMs: timeoutMs } = result.config;
+  switch (provider.kind) {
+    case "http":
+      return createHttpProvider({
+        baseUrl: provider.url,
+        token: provider.token ?? undefined,
+        timeoutMs,
+        fetcher: (request) => fetch(request),
+      });
+    case "sandbox":
+      return createHttpProvider({
+        baseUrl: sandboxProviderBaseUrl,
+        token: provider.token ?? undefined,
+        timeoutMs,
+        fetcher: (request) => exports.default.fetch(request),
+      });
+    case "efi":
+      // The Efí adapter (CONTRACT §4b) is wired here by its own change; until then no Pix is sent.
+      throw new ProviderConfigError("PROVIDER=efi: the Efí adapter is not part of this build");
   }
-  if (sandboxEnabled(env)) {
-    return createHttpProvider({
-      baseUrl: sandboxProviderBaseUrl,
-      token,
-      timeoutMs,
-      fetcher: (request) => exports.default.fetch(request),
-    });
-  }
-  throw new ProviderConfigError("no Pix provider: set PROVIDER_URL, or SANDBOX_PROVIDER=on for the sandbox");
-}
-
-function providerUrl(raw: string): string {
-  const url = URL.parse(raw);
-  if (url === null || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new ProviderConfigError(`PROVIDER_URL must be an http(s) URL, got "${raw}"`);
-  }
-  return raw;
 }

@@ -2,8 +2,7 @@
 // when OPS_ALERT_URL is set, scheduled beside the saga and never thrown into it.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { alertUrl, needsReviewEvent, noticeNeedsReview } from "../../src/alerts/needs-review.ts";
-import type { Env } from "../../src/env.ts";
+import { needsReviewEvent, noticeNeedsReview } from "../../src/alerts/needs-review.ts";
 import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
@@ -55,7 +54,7 @@ describe("noticeNeedsReview", () => {
     expect(waitUntil).not.toHaveBeenCalled();
   });
 
-  it("schedules a signed POST to OPS_ALERT_URL beside the step, which returns at once", async () => {
+  it("schedules a POST to OPS_ALERT_URL signed with OPS_ALERT_SECRET (not WEBHOOK_SECRET) beside the step, which returns at once", async () => {
     const lines = captureLogs();
     const received: Request[] = [];
     const scheduled: Promise<unknown>[] = [];
@@ -77,8 +76,13 @@ describe("noticeNeedsReview", () => {
     const request = received[0];
     if (!request) throw new Error("no alert sent");
     const rawBody = new Uint8Array(await request.arrayBuffer());
-    const verified = await verifyWebhook({ secrets: env.WEBHOOK_SECRET, headers: request.headers, rawBody, nowSeconds: Date.now() / 1000 });
-    expect(verified).toEqual({ ok: true });
+    const nowSeconds = Date.now() / 1000;
+    expect(await verifyWebhook({ secrets: env.OPS_ALERT_SECRET, headers: request.headers, rawBody, nowSeconds })).toEqual({ ok: true });
+    // One job per secret: whoever holds the provider's key cannot forge an alert, nor the reverse.
+    expect(await verifyWebhook({ secrets: env.WEBHOOK_SECRET, headers: request.headers, rawBody, nowSeconds })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
     expect(JSON.parse(new TextDecoder().decode(rawBody))).toMatchObject({
       type: "transfer.needs_review",
       data: { transfer_id: submitted.id, account_id: "acct-alerts", amount_cents: 7_500 },
@@ -102,13 +106,17 @@ describe("noticeNeedsReview", () => {
     expect(lines.some((line) => line.includes('"event":"ops_alert_gave_up"'))).toBe(true);
   });
 
-  it("ignores a malformed OPS_ALERT_URL with an error line", () => {
-    const lines = captureLogs();
-    expect(alertUrl("ftp://alerts.example")).toBeNull();
-    expect(alertUrl("not a url")).toBeNull();
-    expect(alertUrl(undefined)).toBeNull();
-    expect(alertUrl("https://alerts.example/x")).toBe("https://alerts.example/x");
-    expect(lines.filter((line) => line.includes("ops_alert_url_invalid"))).toHaveLength(2);
+  it("sends nothing when OPS_ALERT_URL is malformed or OPS_ALERT_SECRET missing: a configuration problem, not an alert", () => {
+    captureLogs();
+    const waitUntil = vi.fn();
+    noticeNeedsReview({ ...env, OPS_ALERT_URL: "ftp://alerts.example" }, { waitUntil }, submitted, inReview);
+    noticeNeedsReview(
+      { ...env, OPS_ALERT_URL: "https://alerts.example/x", OPS_ALERT_SECRET: undefined },
+      { waitUntil },
+      submitted,
+      inReview,
+    );
+    expect(waitUntil).not.toHaveBeenCalled();
   });
 });
 

@@ -2,7 +2,7 @@
 // the contract, whose documented answers are what the API really answers, rendered as HTML.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { maxTransferCents } from "../../src/config.ts";
+import { configuredOrThrow } from "../../src/config/isolate.ts";
 import { openApiDocument } from "../../src/http/openapi/document.ts";
 import type { JsonSchema, OpenApiDocument, Operation } from "../../src/http/openapi/types.ts";
 import { call, clientHeaders, opsHeaders } from "../support/api.ts";
@@ -153,7 +153,7 @@ describe("GET /openapi.json", () => {
     expect(create.properties.amount_cents).toMatchObject({
       type: "integer",
       minimum: 1,
-      maximum: maxTransferCents(env.MAX_TRANSFER_CENTS),
+      maximum: configuredOrThrow(env).rules.per_transfer_cents,
     });
     expect(create.properties.pix_key_type).toMatchObject({ enum: ["cpf", "cnpj", "email", "phone", "evp"] });
     expect(create.properties.description).toMatchObject({ anyOf: [{ type: "string", maxLength: 140 }, { type: "null" }] });
@@ -184,7 +184,7 @@ describe("GET /openapi.json", () => {
     for (const { key, path, operation } of operationsOf(doc)) {
       expect(operation["x-sandbox-only"] === true, key).toBe(path.startsWith("/sandbox/"));
     }
-    const production = openApiDocument({ SANDBOX_PROVIDER: "off", MAX_TRANSFER_CENTS: "5000" }, "https://pix.example");
+    const production = openApiDocument({ sandboxEnabled: false, maxTransferCents: 5000 }, "https://pix.example");
     expect(Object.keys(production.paths).filter((p) => p.startsWith("/sandbox"))).toEqual([]);
     expect(production.tags.map((t) => t.name)).not.toContain("sandbox");
     const sandboxPaths = Object.keys(doc.paths).filter((p) => p.startsWith("/sandbox/"));

@@ -2,7 +2,7 @@
 // whose `errors` name the field, and nothing is written for the account.
 import { env } from "cloudflare:test";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { maxTransferCents } from "../../src/config.ts";
+import { configuredOrThrow } from "../../src/config/isolate.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { expectValidationProblem, type Footprint, footprint, validTransfer } from "./helpers.ts";
@@ -10,7 +10,7 @@ import { expectValidationProblem, type Footprint, footprint, validTransfer } fro
 const pool = testPool(2);
 afterAll(() => pool.end());
 
-const maxCents = maxTransferCents(env.MAX_TRANSFER_CENTS);
+const maxCents = configuredOrThrow(env).rules.per_transfer_cents;
 
 let accountId: string;
 let before: Footprint;

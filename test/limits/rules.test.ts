@@ -3,9 +3,9 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
-import { readSagaTimings } from "../../src/saga/timings.ts";
 import type { StartResult } from "../../src/saga-object.ts";
 import {
   call,

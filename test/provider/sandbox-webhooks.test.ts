@@ -3,7 +3,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
-import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
+import { SandboxProvider, sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
 import { nextAttemptAfterFailure, webhookAttemptsMax } from "../../src/provider/sandbox/webhook-delivery.ts";
 import { drainSandboxWebhooks, orderFor, sandboxAdapter, sandboxEnv } from "./support.ts";
 
@@ -78,5 +78,28 @@ describe("sandbox webhooks", () => {
     expect(nextAttemptAfterFailure(2, nowMs)).toEqual({ state: "pending", dueAtMs: nowMs + 2_000 });
     expect(nextAttemptAfterFailure(webhookAttemptsMax - 1, nowMs)).toEqual({ state: "pending", dueAtMs: nowMs + 8_000 });
     expect(nextAttemptAfterFailure(webhookAttemptsMax, nowMs)).toEqual({ state: "abandoned" });
+  });
+});
+
+describe("the sandbox's own webhook key", () => {
+  const otherKey = `whsec_${btoa("another-sandbox-key-0123456789abcdef")}`;
+
+  /** A sandbox shell under `shellEnv` on a spare instance: one settled payment, its webhook sent. */
+  async function deliverOneUnder(shellEnv: Env) {
+    const stub = env.SANDBOX.getByName(`sandbox-key-${crypto.randomUUID()}`);
+    return runInDurableObject(stub, async (_instance, state) => {
+      const shell = new SandboxProvider(state, shellEnv);
+      const order = orderFor("ivo@example.com");
+      await shell.send({ ...order, confirmMs: 0, providerTimeoutMs: 5_000 });
+      const reports = await shell.deliverDueWebhooks(Date.now() + 1_000);
+      await state.storage.deleteAlarm();
+      return reports;
+    });
+  }
+
+  it("signs with SANDBOX_WEBHOOK_SECRET, not WEBHOOK_SECRET: our route refuses another key and accepts its own", async () => {
+    expect(await deliverOneUnder({ ...env, SANDBOX_WEBHOOK_SECRET: otherKey })).toMatchObject([{ delivered: false, httpStatus: 401 }]);
+    // WEBHOOK_SECRET empty in the sandbox's env: it was never what the sandbox signed with.
+    expect(await deliverOneUnder({ ...env, WEBHOOK_SECRET: "" })).toMatchObject([{ delivered: true, httpStatus: 202 }]);
   });
 });

@@ -8,15 +8,15 @@ import { drainSandboxWebhooks, orderFor } from "./support.ts";
 afterAll(drainSandboxWebhooks);
 
 describe("providerFor", () => {
-  it("reaches the sandbox through the Worker's loopback binding when PROVIDER_URL is unset", async () => {
-    const provider = providerFor({ ...env, PROVIDER_URL: undefined, SANDBOX_PROVIDER: "on", PROVIDER_TIMEOUT_MS: "5000" });
+  it("reaches the sandbox through the Worker's loopback binding with PROVIDER=sandbox, even with PROVIDER_URL set", async () => {
+    const provider = providerFor({ ...env, PROVIDER: "sandbox", PROVIDER_URL: "https://psp.example/v2/", PROVIDER_TIMEOUT_MS: "5000" });
     const order = orderFor("kai@example.com");
     expect(await provider.send(order)).toMatchObject({ kind: "accepted", evidence: { httpStatus: 201 } });
     const view = await env.SANDBOX.getByName("sandbox").payment(order.idempotencyKey);
     expect(view).toMatchObject({ send_calls: 1, made: true });
   });
 
-  it("prefers PROVIDER_URL over the sandbox: the global fetch gets the PUT with the bearer token", async () => {
+  it("uses PROVIDER_URL with PROVIDER=http, the sandbox on or not: the global fetch gets the PUT with the bearer token", async () => {
     // The one stand-in in these tests: no PSP is reachable from here, and the point is which
     // transport is chosen and what it is asked, not what a PSP answers (the sandbox tests do that).
     const seen: Request[] = [];
@@ -27,6 +27,7 @@ describe("providerFor", () => {
     try {
       const provider = providerFor({
         ...env,
+        PROVIDER: "http",
         PROVIDER_URL: "https://psp.example/v2/",
         PROVIDER_TOKEN: "live-token",
         SANDBOX_PROVIDER: "on",
@@ -50,12 +51,15 @@ describe("providerFor", () => {
     }
   });
 
-  it("refuses to run with neither PROVIDER_URL nor the sandbox", () => {
-    expect(() => providerFor({ ...env, PROVIDER_URL: undefined, SANDBOX_PROVIDER: "off" })).toThrow(ProviderConfigError);
+  it("never falls back to the sandbox: PROVIDER unset, or sandbox with the sandbox off, has no adapter", () => {
+    expect(() => providerFor({ ...env, PROVIDER: undefined })).toThrow(ProviderConfigError);
+    expect(() => providerFor({ ...env, PROVIDER: "" })).toThrow(/PROVIDER is unset/);
+    expect(() => providerFor({ ...env, PROVIDER: "sandbox", SANDBOX_PROVIDER: "off" })).toThrow(ProviderConfigError);
+    expect(() => providerFor({ ...env, PROVIDER: "http", PROVIDER_URL: undefined })).toThrow(/PROVIDER_URL is unset/);
   });
 
   it("refuses a PROVIDER_URL that is not http(s) and a PROVIDER_TIMEOUT_MS that is not a bounded integer", () => {
-    expect(() => providerFor({ ...env, PROVIDER_URL: "ftp://psp.example" })).toThrow(ProviderConfigError);
+    expect(() => providerFor({ ...env, PROVIDER: "http", PROVIDER_URL: "ftp://psp.example" })).toThrow(ProviderConfigError);
     expect(() => providerFor({ ...env, PROVIDER_TIMEOUT_MS: "10s" })).toThrow(/PROVIDER_TIMEOUT_MS/);
     expect(() => providerFor({ ...env, PROVIDER_TIMEOUT_MS: "0" })).toThrow(/PROVIDER_TIMEOUT_MS/);
   });

@@ -2,7 +2,6 @@
 // test can shorten PROVIDER_TIMEOUT_MS and SANDBOX_CONFIRM_MS without touching wrangler.toml.
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
-import type { Env } from "../../src/env.ts";
 import { createHttpProvider } from "../../src/provider/http-provider.ts";
 import type { PixOrder, PixProvider } from "../../src/provider/port.ts";
 import { sandboxRoutes } from "../../src/provider/sandbox/routes.ts";

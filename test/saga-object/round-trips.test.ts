@@ -3,9 +3,9 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { providerFor } from "../../src/provider/select.ts";
-import { readSagaTimings } from "../../src/saga/timings.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../src/transfers/store.ts";

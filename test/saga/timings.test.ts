@@ -1,6 +1,7 @@
 // Saga timings: defaults, parsing and bounds of the environment variables, and the backoff.
 import { describe, expect, it } from "vitest";
-import { checkDelayMs, readSagaTimings, type SagaTimings, type TimingSource } from "../../src/saga/timings.ts";
+import { readSagaTimings, type TimingSource } from "../../src/config/saga-timings.ts";
+import { checkDelayMs, type SagaTimings } from "../../src/saga/timings.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
 

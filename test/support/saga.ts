@@ -2,9 +2,9 @@
 // check that each transfer was paid and resolved exactly once.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
-import { readSagaTimings } from "../../src/saga/timings.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../src/transfers/store.ts";
 

@@ -2,7 +2,6 @@
 import { withPool } from "../../db/pool.ts";
 import type { Queryable } from "../../db/queryable.ts";
 import { dbSettings } from "../../db/settings.ts";
-import type { Env } from "../../env.ts";
 
 export function withConsoleDb<T>(env: Env, work: (db: Queryable) => Promise<T>): Promise<T> {
   return withPool({ ...dbSettings(env), applicationName: "pix-console" }, work);

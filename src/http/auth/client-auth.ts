@@ -10,7 +10,6 @@
 // nothing usable cached is a 503 (our outage). Whether the account exists (403 otherwise) is for
 // the route that reads the database.
 import type { MiddlewareHandler } from "hono";
-import type { Env } from "../../env.ts";
 import { problem } from "../problem.ts";
 import { log } from "../request-id.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";

@@ -3,7 +3,6 @@
 //
 //   ops.use(opsAuth());
 import type { MiddlewareHandler } from "hono";
-import type { Env } from "../../env.ts";
 import { log } from "../request-id.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
 

@@ -134,12 +134,13 @@ export function clientOperations(): RoutedOperation[] {
       operation: {
         operationId: "health",
         summary: "Health",
-        description: "`200` when the database answers, else `503`.",
+        description:
+          "`200` when the configuration is complete and the database answers, else `503`. The database's answer is kept for 5 seconds per isolate, so probes do not open a connection each. A `503` of type `misconfigured` lists the variables that are missing or wrong in `errors` (names, never values).",
         tags: ["meta"],
         security: [],
         responses: {
           "200": jsonResponse("The Worker and its database answer.", "Health"),
-          "503": problemResponse("The database does not answer."),
+          "503": problemResponse("The database does not answer (`unavailable`), or the configuration is incomplete (`misconfigured`)."),
         },
       },
     },

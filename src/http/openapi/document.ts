@@ -1,9 +1,6 @@
 // The OpenAPI 3.1 document of the whole API, assembled from the operation lists and the zod
 // component schemas. What depends on the deployment (the transfer maximum, whether the sandbox
 // exists) is read from its variables, so the document describes the API that serves it.
-import { maxTransferCents } from "../../config.ts";
-import type { Env } from "../../env.ts";
-import { sandboxEnabled } from "../../provider/config.ts";
 import { maxBodyBytes } from "../body-limit.ts";
 import { problemTypeBase } from "../problem.ts";
 import { problemResponse } from "./build.ts";
@@ -20,6 +17,8 @@ const description = `Pix cash-out: mobile clients send Pix (instant transfers) f
 Money is always integer centavos (\`*_cents\`); times are RFC 3339 UTC.
 
 **Errors** are \`application/problem+json\` (RFC 9457) everywhere: \`type\` (\`${problemTypeBase}<slug>\`), \`title\`, \`status\`, \`detail\`, \`errors\` (the invalid fields) on validation failures, and \`request_id\`. Never a 5xx for bad input; a rejected request writes nothing. Every response carries \`X-Request-Id\`.
+
+**A misconfigured deployment fails closed**: while the production configuration is incomplete (no \`PROVIDER\`, a provider without its credentials, a URL that is not https, a short or example secret), every route but \`/healthz\` answers \`503\` with \`type\` \`${problemTypeBase}misconfigured\`, and nothing is sent or settled.
 
 **Choices the contract leaves open**
 
@@ -75,16 +74,22 @@ const tags = [
   { name: "meta", description: "Health and this reference." },
 ];
 
+/** What the document depends on: whether /sandbox exists, and the largest amount one Pix may carry. */
+export interface DocumentSettings {
+  sandboxEnabled: boolean;
+  maxTransferCents: number;
+}
+
 /**
  * `serverUrl` is the origin the document was fetched from: the document describes the
  * deployment that serves it (local, staging or production) without knowing their names.
  */
-export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_PROVIDER">, serverUrl: string): OpenApiDocument {
+export function openApiDocument(settings: DocumentSettings, serverUrl: string): OpenApiDocument {
   const operations: RoutedOperation[] = [
     ...clientOperations(),
     ...opsOperations(),
     ...webhookOperations(),
-    ...(sandboxEnabled(env) ? sandboxOperations() : []),
+    ...(settings.sandboxEnabled ? sandboxOperations() : []),
   ];
   const paths: OpenApiDocument["paths"] = {};
   for (const { method, path, operation } of operations) {
@@ -100,7 +105,7 @@ export function openApiDocument(env: Pick<Env, "MAX_TRANSFER_CENTS" | "SANDBOX_P
     components: {
       schemas: {
         ...schemas,
-        CreateTransferRequest: withAmountMaximum(schemas.CreateTransferRequest, maxTransferCents(env.MAX_TRANSFER_CENTS)),
+        CreateTransferRequest: withAmountMaximum(schemas.CreateTransferRequest, settings.maxTransferCents),
       },
       securitySchemes,
     },

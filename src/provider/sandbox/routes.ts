@@ -4,14 +4,15 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
-import type { Env } from "../../env.ts";
+import { configOf } from "../../config/isolate.ts";
+import type { Config } from "../../config/parse.ts";
 import { callObject } from "../../http/object-call.ts";
 import { problem } from "../../http/problem.ts";
-import { providerTimeoutMs, sandboxConfirmMs, sandboxEnabled } from "../config.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
 
-type SandboxContext = Context<{ Bindings: Env }>;
+type SandboxEnv = { Bindings: Env; Variables: { config: Readonly<Config> } };
+type SandboxContext = Context<SandboxEnv>;
 
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
@@ -26,11 +27,15 @@ export const sendBodySchema = z.object({
 /** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
 const answerDelayMsMax = 130_000;
 
-export const sandboxRoutes = new Hono<{ Bindings: Env }>();
+export const sandboxRoutes = new Hono<SandboxEnv>();
 
 // Off means absent: production must not even reveal that the sandbox exists.
 sandboxRoutes.use("*", async (c, next) => {
-  if (!sandboxEnabled(c.env)) return problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path}.` });
+  const config = configOf(c.env);
+  if (!config.ok || !config.config.sandboxEnabled) {
+    return problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path}.` });
+  }
+  c.set("config", config.config);
   await next();
 });
 
@@ -61,8 +66,8 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
       amountCents: body.data.amount_cents,
       pixKey: body.data.pix_key,
       pixKeyType: body.data.pix_key_type,
-      confirmMs: sandboxConfirmMs(c.env),
-      providerTimeoutMs: providerTimeoutMs(c.env),
+      confirmMs: c.var.config.sandboxConfirmMs,
+      providerTimeoutMs: c.var.config.providerTimeoutMs,
     }),
   );
   return answerWith(c, answer);

@@ -1,9 +1,10 @@
 // SandboxProvider: the sandbox PSP's state, one instance (`env.SANDBOX.getByName("sandbox")`).
 // It records sends, answers from what it holds, and delivers due webhooks from its alarm. The
 // HTTP layer (routes.ts) passes the timings in, so the answer to a request follows that
-// request's configuration; the DO only reads WEBHOOK_SECRET itself, for its alarm.
+// request's configuration; the DO only reads its own SANDBOX_WEBHOOK_SECRET, for its alarm
+// (WEBHOOK_SECRET only verifies the provider: locally it lists the same key, so these verify).
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../../env.ts";
+import { configOf } from "../../config/isolate.ts";
 import type { PixKeyType } from "../port.ts";
 import {
   idempotencyConflictAnswer,
@@ -112,6 +113,12 @@ export class SandboxProvider extends DurableObject<Env> {
     await this.deliverDueWebhooks(Date.now());
   }
 
+  /** The sandbox's own signing key; "" when unset, which deliverWebhook reports as a failure. */
+  private webhookSecret(): string {
+    const config = configOf(this.env);
+    return config.ok ? (config.config.sandboxWebhookSecret ?? "") : "";
+  }
+
   /** Sends every webhook due at `nowMs` (the alarm passes the clock; tests pass a later one). */
   async deliverDueWebhooks(nowMs: number): Promise<WebhookAttemptReport[]> {
     const reports: WebhookAttemptReport[] = [];
@@ -119,7 +126,7 @@ export class SandboxProvider extends DurableObject<Env> {
       const claimedStatus = behaviourFor(row.pix_key).webhookStatus;
       if (claimedStatus === null || row.webhook_id === null) continue;
       const body = webhookBody({ idempotencyKey: row.idempotency_key, endToEndId: row.end_to_end_id, status: claimedStatus });
-      const result = await deliverWebhook({ secrets: this.env.WEBHOOK_SECRET ?? "", webhookId: row.webhook_id, body });
+      const result = await deliverWebhook({ secrets: this.webhookSecret(), webhookId: row.webhook_id, body });
       const attempts = row.webhook_attempts + 1;
       const next = result.delivered ? { state: "delivered" as const } : nextAttemptAfterFailure(attempts, Date.now());
       this.store.recordWebhookAttempt(row.idempotency_key, {

@@ -3,9 +3,9 @@
 // deadline or rules (what the route does, minus the HTTP edge).
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import { readSagaTimings } from "../../../src/config/saga-timings.ts";
 import type { RuleSettings } from "../../../src/limits/defaults.ts";
 import type { PixKeyType } from "../../../src/provider/port.ts";
-import { readSagaTimings } from "../../../src/saga/timings.ts";
 import type { StartResult } from "../../../src/saga-object.ts";
 import type { SagaRecord } from "../../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../../src/transfers/store.ts";

@@ -1,5 +1,5 @@
-// Reading variables: parsed and bounded in one place, so a bad value fails loudly at the first
-// request rather than in the middle of a transfer.
+// Integer variables: plain decimal digits within a named range, so a typo ("10s", "1e3") is a
+// configuration problem rather than, say, a zero-length timeout.
 
 /** Reads an integer variable within [min, max]; absent or empty means the default. */
 export function readIntegerVariable(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
@@ -10,9 +10,4 @@ export function readIntegerVariable(name: string, raw: string | undefined, fallb
     throw new Error(`configuration: ${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
-}
-
-/** The largest amount one Pix may carry (CONTRACT §1 MAX_TRANSFER_CENTS). */
-export function maxTransferCents(raw: string | undefined): number {
-  return readIntegerVariable("MAX_TRANSFER_CENTS", raw, 10_000_000, 1, Number.MAX_SAFE_INTEGER);
 }

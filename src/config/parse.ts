@@ -1,0 +1,137 @@
+// Every variable of CONTRACT §1, read once and bounded: either a frozen Config or the list of
+// problems. The rules about the provider, auth and secrets apply with the sandbox off (the
+// production configuration, CONTRACT §1 "Production configuration fails closed"); the bounds of
+// numbers apply everywhere, so a typo fails the same way on a laptop and in production.
+import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
+import type { SagaTimings } from "../saga/timings.ts";
+import { readIntegerVariable } from "./integer.ts";
+import { type ConfigProblem, isSet, Problems } from "./problems.ts";
+import { type ProviderChoice, readProvider } from "./provider.ts";
+import { readSagaTimings } from "./saga-timings.ts";
+import { secretProblem, webhookSecretProblem } from "./secrets.ts";
+import { urlProblem } from "./urls.ts";
+
+export interface Config {
+  /** SANDBOX_PROVIDER=on: /sandbox/* answers and the production rules are off. */
+  sandboxEnabled: boolean;
+  provider: ProviderChoice;
+  providerTimeoutMs: number;
+  sandboxConfirmMs: number;
+  sagaTimings: SagaTimings;
+  rules: RuleSettings;
+  /** Signs the sandbox's webhooks; null with the sandbox off. */
+  sandboxWebhookSecret: string | null;
+  /** Where needs_review alerts go and the key that signs them; null: logged only. */
+  opsAlert: { url: string; secret: string } | null;
+}
+
+export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
+
+/** A provider call longer than two minutes would outlive the Worker request waiting on it. */
+const providerTimeoutMsMax = 120_000;
+/** A sandbox payment that takes more than a day to settle is a configuration mistake. */
+const sandboxConfirmMsMax = 86_400_000;
+
+export function parseConfig(env: Env): ConfigResult {
+  const problems = new Problems();
+  const sandboxEnabled = env.SANDBOX_PROVIDER === "on";
+  const production = !sandboxEnabled;
+  const providerTimeoutMs = problems.check(() =>
+    readIntegerVariable("PROVIDER_TIMEOUT_MS", env.PROVIDER_TIMEOUT_MS, 10_000, 1, providerTimeoutMsMax),
+  );
+  const sandboxConfirmMs = problems.check(() =>
+    readIntegerVariable("SANDBOX_CONFIRM_MS", env.SANDBOX_CONFIRM_MS, 1_000, 0, sandboxConfirmMsMax),
+  );
+  const sagaTimings = problems.check(() => readSagaTimings(env));
+  const rules = problems.check(() => readRuleSettings(env));
+  if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
+  const provider = readProvider(env, sandboxEnabled, problems);
+  checkClientAuth(env, production, problems);
+  checkOperatorAuth(env, production, problems);
+  checkWebhookSecrets(env, provider, production, problems);
+  const opsAlert = readOpsAlert(env, production, problems);
+  const sandboxWebhookSecret = sandboxEnabled && isSet(env.SANDBOX_WEBHOOK_SECRET) ? env.SANDBOX_WEBHOOK_SECRET.trim() : null;
+  if (sandboxEnabled && sandboxWebhookSecret === null) {
+    problems.add("SANDBOX_WEBHOOK_SECRET", "SANDBOX_WEBHOOK_SECRET is unset: the sandbox cannot sign its webhooks");
+  }
+
+  if (
+    problems.list.length > 0 ||
+    provider === null ||
+    providerTimeoutMs === null ||
+    sandboxConfirmMs === null ||
+    sagaTimings === null ||
+    rules === null
+  ) {
+    return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
+  }
+  const config: Config = {
+    sandboxEnabled,
+    provider,
+    providerTimeoutMs,
+    sandboxConfirmMs,
+    sagaTimings,
+    rules,
+    sandboxWebhookSecret,
+    opsAlert,
+  };
+  return { ok: true, config: deepFreeze(config) };
+}
+
+function checkClientAuth(env: Env, production: boolean, problems: Problems): void {
+  if (isSet(env.JWT_JWKS_URL)) {
+    problems.add("JWT_JWKS_URL", urlProblem("JWT_JWKS_URL", env.JWT_JWKS_URL, production));
+    // A key set can be shared (Firebase's is): without both, another audience's token gets in.
+    if (production && (!isSet(env.JWT_ISSUER) || !isSet(env.JWT_AUDIENCE))) {
+      problems.add("JWT_JWKS_URL", "JWT_JWKS_URL is set without both JWT_ISSUER and JWT_AUDIENCE");
+    }
+    return;
+  }
+  if (!production) return;
+  if (!isSet(env.JWT_SECRET)) problems.add("JWT_SECRET", "no client auth: set JWT_JWKS_URL (with JWT_ISSUER, JWT_AUDIENCE) or JWT_SECRET");
+  else problems.add("JWT_SECRET", secretProblem("JWT_SECRET", env.JWT_SECRET));
+}
+
+function checkOperatorAuth(env: Env, production: boolean, problems: Problems): void {
+  const teamDomain = isSet(env.ACCESS_TEAM_DOMAIN);
+  if (teamDomain) problems.add("ACCESS_TEAM_DOMAIN", urlProblem("ACCESS_TEAM_DOMAIN", env.ACCESS_TEAM_DOMAIN ?? "", production));
+  if (isSet(env.ACCESS_CERTS_URL)) problems.add("ACCESS_CERTS_URL", urlProblem("ACCESS_CERTS_URL", env.ACCESS_CERTS_URL, production));
+  if (teamDomain !== isSet(env.ACCESS_AUD)) problems.add("ACCESS_AUD", "ACCESS_TEAM_DOMAIN and ACCESS_AUD are set together or not at all");
+  if (!production) return;
+  if (isSet(env.OPS_TOKEN)) problems.add("OPS_TOKEN", secretProblem("OPS_TOKEN", env.OPS_TOKEN));
+  else if (!teamDomain) problems.add("OPS_TOKEN", "no operator auth: set ACCESS_TEAM_DOMAIN and ACCESS_AUD, or OPS_TOKEN");
+}
+
+function checkWebhookSecrets(env: Env, provider: ProviderChoice | null, production: boolean, problems: Problems): void {
+  if (isSet(env.WEBHOOK_SECRET)) problems.add("WEBHOOK_SECRET", webhookSecretProblem("WEBHOOK_SECRET", env.WEBHOOK_SECRET, production));
+  else if (production && provider?.kind === "http") {
+    problems.add("WEBHOOK_SECRET", "WEBHOOK_SECRET is unset: the provider's webhooks cannot be verified");
+  }
+  if (isSet(env.SANDBOX_WEBHOOK_SECRET)) {
+    problems.add("SANDBOX_WEBHOOK_SECRET", webhookSecretProblem("SANDBOX_WEBHOOK_SECRET", env.SANDBOX_WEBHOOK_SECRET, false));
+  }
+  if (isSet(env.EVENTS_URL)) {
+    problems.add("EVENTS_URL", urlProblem("EVENTS_URL", env.EVENTS_URL, production));
+    if (!isSet(env.EVENTS_SECRET)) problems.add("EVENTS_SECRET", "EVENTS_URL is set without EVENTS_SECRET: events cannot be signed");
+  }
+  if (isSet(env.EVENTS_SECRET)) problems.add("EVENTS_SECRET", webhookSecretProblem("EVENTS_SECRET", env.EVENTS_SECRET, production));
+}
+
+function readOpsAlert(env: Env, production: boolean, problems: Problems): Config["opsAlert"] {
+  if (!isSet(env.OPS_ALERT_URL)) return null;
+  const before = problems.list.length;
+  problems.add("OPS_ALERT_URL", urlProblem("OPS_ALERT_URL", env.OPS_ALERT_URL, production));
+  if (!isSet(env.OPS_ALERT_SECRET))
+    problems.add("OPS_ALERT_SECRET", "OPS_ALERT_URL is set without OPS_ALERT_SECRET: alerts cannot be signed");
+  else problems.add("OPS_ALERT_SECRET", webhookSecretProblem("OPS_ALERT_SECRET", env.OPS_ALERT_SECRET, production));
+  if (problems.list.length > before || !isSet(env.OPS_ALERT_SECRET)) return null;
+  return { url: env.OPS_ALERT_URL.trim(), secret: env.OPS_ALERT_SECRET.trim().split(/\s+/)[0] ?? "" };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}

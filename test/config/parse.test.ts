@@ -1,0 +1,90 @@
+// The configuration parser (src/config/): one frozen Config or the list of problems, each
+// naming its variable; the production rules with the sandbox off, the bounds everywhere.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import devVarsExample from "../../.dev.vars.example?raw";
+import { configOf } from "../../src/config/isolate.ts";
+import { parseConfig } from "../../src/config/parse.ts";
+import { exampleSecretValues } from "../../src/config/secrets.ts";
+import { efiEnv, misconfigurations, productionEnv } from "./production-env.ts";
+
+describe("parseConfig", () => {
+  it("accepts the tests' local bindings: the sandbox on, PROVIDER=sandbox, short timings", () => {
+    const result = parseConfig(env);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.sandboxEnabled).toBe(true);
+    expect(result.config.provider.kind).toBe("sandbox");
+    expect(result.config.sagaTimings.deadlineMs).toBe(4000);
+  });
+
+  it("accepts a complete production configuration, http or efi, and freezes it all the way down", () => {
+    const http = parseConfig(productionEnv());
+    expect(http).toMatchObject({ ok: true, config: { sandboxEnabled: false, provider: { kind: "http", url: "https://psp.example/v2/" } } });
+    const efi = parseConfig(efiEnv());
+    expect(efi).toMatchObject({ ok: true, config: { provider: { kind: "efi", webhookIps: [] } } });
+    if (!http.ok) return;
+    expect(Object.isFrozen(http.config)).toBe(true);
+    expect(Object.isFrozen(http.config.rules)).toBe(true);
+    expect(Object.isFrozen(http.config.provider)).toBe(true);
+  });
+
+  it("keeps HS256 allowed in production, and JWKS with both issuer and audience", () => {
+    expect(parseConfig(productionEnv()).ok).toBe(true);
+    const jwks = { JWT_JWKS_URL: "https://auth.example/jwks.json", JWT_ISSUER: "https://auth.example/", JWT_AUDIENCE: "pix" };
+    expect(parseConfig(productionEnv({ ...jwks, JWT_SECRET: undefined })).ok).toBe(true);
+  });
+
+  it("accepts the local database (NEON_WS_PROXY) with the sandbox off: production can be tried on one machine", () => {
+    expect(env.NEON_WS_PROXY).toBeTruthy();
+    expect(parseConfig(productionEnv({ NEON_WS_PROXY: env.NEON_WS_PROXY })).ok).toBe(true);
+  });
+
+  it.each(misconfigurations)("refuses $name, naming $variable and never its value", ({ env: bad, variable }) => {
+    const result = parseConfig(bad);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((p) => p.variable)).toContain(variable);
+    for (const secret of [bad.OPS_TOKEN, bad.JWT_SECRET, bad.WEBHOOK_SECRET, bad.PROVIDER_TOKEN, bad.EFI_WEBHOOK_HMAC]) {
+      if (secret) expect(JSON.stringify(result.problems)).not.toContain(secret);
+    }
+  });
+
+  it("never falls back to the sandbox locally either: PROVIDER unset is a problem with the sandbox on", () => {
+    const result = parseConfig({ ...env, PROVIDER: undefined });
+    expect(result).toMatchObject({ ok: false, problems: [{ variable: "PROVIDER" }] });
+  });
+
+  it("needs the sandbox's own webhook key while the sandbox is on", () => {
+    expect(parseConfig({ ...env, SANDBOX_WEBHOOK_SECRET: undefined })).toMatchObject({
+      ok: false,
+      problems: [{ variable: "SANDBOX_WEBHOOK_SECRET" }],
+    });
+  });
+
+  it("applies the secret rules only with the sandbox off: local runs keep their short example values", () => {
+    expect(parseConfig({ ...env, OPS_TOKEN: "short", PROVIDER_URL: "http://stub.local" }).ok).toBe(true);
+  });
+
+  it("lists every problem at once, not only the first", () => {
+    const result = parseConfig(productionEnv({ PROVIDER: undefined, OPS_TOKEN: "short", SAGA_FIRST_CHECK_MS: "soon" }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.map((p) => p.variable).sort()).toEqual(["OPS_TOKEN", "PROVIDER", "SAGA_FIRST_CHECK_MS"]);
+  });
+});
+
+describe("configOf", () => {
+  it("parses an env once and answers the same frozen object after", () => {
+    const once = productionEnv();
+    expect(configOf(once)).toBe(configOf(once));
+  });
+});
+
+describe("exampleSecretValues", () => {
+  it("holds every secret value of .dev.vars.example, so a copied one never serves in production", () => {
+    const values = [...devVarsExample.matchAll(/^[A-Z_]+="([^"]*)"$/gm)].map((m) => m[1]);
+    expect(values.length).toBeGreaterThanOrEqual(4);
+    for (const value of values) expect(exampleSecretValues).toContain(value);
+  });
+});

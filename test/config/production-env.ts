@@ -1,0 +1,117 @@
+// A complete production configuration (the sandbox off, PROVIDER=http) over the test's own
+// database bindings, and the misconfigurations CONTRACT §1 says must stop the Worker serving.
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+
+const webhookKey = `whsec_${btoa("production-webhook-key-0123456789abcdef")}`;
+
+/** The test bindings with the local ones removed and production's set: a Worker that serves. */
+export function productionEnv(overrides: Partial<Env> = {}): Env {
+  return {
+    ...env,
+    SANDBOX_PROVIDER: undefined,
+    SANDBOX_WEBHOOK_SECRET: undefined,
+    PROVIDER: "http",
+    PROVIDER_URL: "https://psp.example/v2/",
+    PROVIDER_TOKEN: "psp-live-token-0123456789",
+    JWT_SECRET: "production-jwt-secret-0123456789abcdef",
+    WEBHOOK_SECRET: webhookKey,
+    OPS_TOKEN: "production-ops-token-0123456789abcdef",
+    OPS_ALERT_SECRET: undefined,
+    ...overrides,
+  };
+}
+
+/** A complete Efí configuration; the certificate binding is any Fetcher (the loopback one here). */
+export function efiEnv(overrides: Partial<Env> = {}): Env {
+  return productionEnv({
+    PROVIDER: "efi",
+    PROVIDER_URL: undefined,
+    PROVIDER_TOKEN: undefined,
+    EFI_BASE_URL: "https://pix.api.efipay.com.br",
+    EFI_CLIENT_ID: "Client_Id_0123456789",
+    EFI_CLIENT_SECRET: "Client_Secret_0123456789",
+    EFI_PAYER_KEY: "payer@fintech.example",
+    EFI_WEBHOOK_HMAC: "efi-webhook-hmac-0123456789abcdef0123",
+    EFI_CERT: exports.default,
+    ...overrides,
+  });
+}
+
+export interface Misconfiguration {
+  name: string;
+  env: Env;
+  /** The variable /healthz must name. */
+  variable: string;
+}
+
+export const misconfigurations: Misconfiguration[] = [
+  { name: "PROVIDER unset", env: productionEnv({ PROVIDER: undefined }), variable: "PROVIDER" },
+  { name: "PROVIDER=sandbox with the sandbox off", env: productionEnv({ PROVIDER: "sandbox" }), variable: "PROVIDER" },
+  { name: "PROVIDER not a known adapter", env: productionEnv({ PROVIDER: "pagseguro" }), variable: "PROVIDER" },
+  { name: "http without PROVIDER_URL", env: productionEnv({ PROVIDER_URL: undefined }), variable: "PROVIDER_URL" },
+  { name: "http without PROVIDER_TOKEN", env: productionEnv({ PROVIDER_TOKEN: "" }), variable: "PROVIDER_TOKEN" },
+  { name: "a short PROVIDER_TOKEN", env: productionEnv({ PROVIDER_TOKEN: "tok-5" }), variable: "PROVIDER_TOKEN" },
+  { name: "a plain-http PROVIDER_URL", env: productionEnv({ PROVIDER_URL: "http://psp.example/v2/" }), variable: "PROVIDER_URL" },
+  { name: "efi without EFI_CLIENT_SECRET", env: efiEnv({ EFI_CLIENT_SECRET: undefined }), variable: "EFI_CLIENT_SECRET" },
+  { name: "efi without EFI_PAYER_KEY", env: efiEnv({ EFI_PAYER_KEY: undefined }), variable: "EFI_PAYER_KEY" },
+  { name: "efi without the EFI_CERT binding", env: efiEnv({ EFI_CERT: undefined }), variable: "EFI_CERT" },
+  { name: "efi with a plain-http EFI_BASE_URL", env: efiEnv({ EFI_BASE_URL: "http://efi.example" }), variable: "EFI_BASE_URL" },
+  { name: "a short EFI_WEBHOOK_HMAC", env: efiEnv({ EFI_WEBHOOK_HMAC: "hmac" }), variable: "EFI_WEBHOOK_HMAC" },
+  {
+    name: "JWT_JWKS_URL without JWT_AUDIENCE",
+    env: productionEnv({ JWT_JWKS_URL: "https://auth.example/jwks.json", JWT_ISSUER: "https://auth.example/" }),
+    variable: "JWT_JWKS_URL",
+  },
+  {
+    name: "a plain-http JWT_JWKS_URL",
+    env: productionEnv({ JWT_JWKS_URL: "http://auth.example/jwks.json", JWT_ISSUER: "https://auth.example/", JWT_AUDIENCE: "pix" }),
+    variable: "JWT_JWKS_URL",
+  },
+  { name: "no client auth at all", env: productionEnv({ JWT_SECRET: undefined }), variable: "JWT_SECRET" },
+  {
+    name: "a plain-http ACCESS_TEAM_DOMAIN",
+    env: productionEnv({ ACCESS_TEAM_DOMAIN: "http://team.cloudflareaccess.com", ACCESS_AUD: "aud-tag" }),
+    variable: "ACCESS_TEAM_DOMAIN",
+  },
+  {
+    name: "ACCESS_TEAM_DOMAIN without ACCESS_AUD",
+    env: productionEnv({ ACCESS_TEAM_DOMAIN: "https://team.cloudflareaccess.com" }),
+    variable: "ACCESS_AUD",
+  },
+  {
+    name: "a plain-http EVENTS_URL",
+    env: productionEnv({ EVENTS_URL: "http://events.example/in", EVENTS_SECRET: `whsec_${btoa("events-key-0123456789abcdefghij")}` }),
+    variable: "EVENTS_URL",
+  },
+  { name: "OPS_TOKEN of 31 characters", env: productionEnv({ OPS_TOKEN: "x".repeat(31) }), variable: "OPS_TOKEN" },
+  {
+    name: "OPS_TOKEN from .dev.vars.example",
+    env: productionEnv({ OPS_TOKEN: "local-ops-token-change-me-0123456789abcdef" }),
+    variable: "OPS_TOKEN",
+  },
+  { name: "no operator auth at all", env: productionEnv({ OPS_TOKEN: undefined }), variable: "OPS_TOKEN" },
+  {
+    name: "JWT_SECRET from .dev.vars.example",
+    env: productionEnv({ JWT_SECRET: "local-dev-jwt-secret-change-me-0123456789abcdef" }),
+    variable: "JWT_SECRET",
+  },
+  { name: "a short JWT_SECRET", env: productionEnv({ JWT_SECRET: "x".repeat(31) }), variable: "JWT_SECRET" },
+  {
+    name: "WEBHOOK_SECRET from .dev.vars.example",
+    env: productionEnv({ WEBHOOK_SECRET: "whsec_bG9jYWwtZGV2LXdlYmhvb2stc2VjcmV0LTAxMjM0NTY3ODk=" }),
+    variable: "WEBHOOK_SECRET",
+  },
+  {
+    name: "a WEBHOOK_SECRET key under 24 bytes",
+    env: productionEnv({ WEBHOOK_SECRET: `whsec_${btoa("short-key")}` }),
+    variable: "WEBHOOK_SECRET",
+  },
+  { name: "http without WEBHOOK_SECRET", env: productionEnv({ WEBHOOK_SECRET: undefined }), variable: "WEBHOOK_SECRET" },
+  {
+    name: "OPS_ALERT_URL without OPS_ALERT_SECRET",
+    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in" }),
+    variable: "OPS_ALERT_SECRET",
+  },
+  { name: "a saga timing that is not an integer", env: productionEnv({ SAGA_DEADLINE_MS: "2h" }), variable: "SAGA_DEADLINE_MS" },
+];
