@@ -31,6 +31,8 @@ const defaultTitles = {
   internal: "Internal error",
   /** A dependency we cannot do without (the JWKS issuer, the database) is down; retry later. */
   unavailable: "Temporarily unavailable",
+  /** The deployment's configuration is incomplete or unsafe: nothing is served until it is fixed. */
+  misconfigured: "Service misconfigured",
 } as const;
 
 export type ProblemSlug = keyof typeof defaultTitles;
