@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { testAccessAud, testAccessTeamDomain } from "./scripts/lib/access-assertion.ts";
 
 /** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
 function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
@@ -13,6 +14,10 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
         WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
         OPS_TOKEN: "test-ops-token",
+        // Operators as people: a stand-in Cloudflare Access started by the global setup.
+        ACCESS_TEAM_DOMAIN: testAccessTeamDomain,
+        ACCESS_AUD: testAccessAud,
+        ACCESS_CERTS_URL: inject("accessCertsUrl"),
         // Short saga timings so whole sagas (deadline included) run in seconds.
         SAGA_FIRST_CHECK_MS: "150",
         SAGA_MAX_CHECK_MS: "600",

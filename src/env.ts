@@ -18,6 +18,16 @@ export interface Env {
   JWT_AUDIENCE?: string;
   WEBHOOK_SECRET: string;
   OPS_TOKEN: string;
+  /** Cloudflare Access for operators (CONTRACT §5): `https://<team>.cloudflareaccess.com`. */
+  ACCESS_TEAM_DOMAIN?: string;
+  /** The Access application's audience tag. */
+  ACCESS_AUD?: string;
+  /** Where Access's signing keys are read; default `{ACCESS_TEAM_DOMAIN}/cdn-cgi/access/certs`. */
+  ACCESS_CERTS_URL?: string;
+  /** Failed operator authentications per source IP (wrangler.toml `[[ratelimits]]`). */
+  OPS_AUTH_RATE_LIMIT: RateLimit;
+  /** An operator credit above this waits for a second operator (CONTRACT §5). */
+  OPS_CREDIT_APPROVAL_ABOVE_CENTS?: string;
   /** Optional: where a transfer entering needs_review is POSTed, signed like our webhooks. */
   OPS_ALERT_URL?: string;
   PROVIDER_URL?: string;

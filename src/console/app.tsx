@@ -6,7 +6,7 @@ import { log } from "../http/request-id.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { requireSession } from "./guard.tsx";
 import { consoleHeaders } from "./headers.ts";
-import { page } from "./render.ts";
+import { page } from "./render.tsx";
 import { accountPages } from "./routes/accounts.tsx";
 import { loginRoutes } from "./routes/login.tsx";
 import { transferPages } from "./routes/transfers.tsx";

@@ -6,7 +6,7 @@ import { readAccount } from "../data/account.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { requireCsrf } from "../guard.tsx";
-import { page } from "../render.ts";
+import { page } from "../render.tsx";
 import { AccountPage } from "../views/account.tsx";
 import { QueuePage } from "../views/queue.tsx";
 import { ReconciliationPage } from "../views/reconciliation.tsx";

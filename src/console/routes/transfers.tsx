@@ -9,7 +9,7 @@ import { reviewQueue } from "../data/queue.ts";
 import { search } from "../data/search.ts";
 import { readTransferStory } from "../data/story.ts";
 import { requireCsrf } from "../guard.tsx";
-import { page } from "../render.ts";
+import { page } from "../render.tsx";
 import { RefusalPage } from "../views/refusal.tsx";
 import { ConfirmPage, noteLengthMax } from "../views/resolve.tsx";
 import { SearchPage } from "../views/search.tsx";
