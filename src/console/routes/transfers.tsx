@@ -7,16 +7,16 @@ import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { search } from "../data/search.ts";
-import { readTransferStory } from "../data/story.ts";
+import { readTransferStory, type TransferStory } from "../data/story.ts";
 import { requireCsrf } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { RefusalPage } from "../views/refusal.tsx";
-import { ConfirmPage, noteLengthMax } from "../views/resolve.tsx";
+import { ConfirmPage, choicesFor, noteLengthMax } from "../views/resolve.tsx";
 import { SearchPage } from "../views/search.tsx";
 import { TransferPage } from "../views/transfer.tsx";
 
 const resolveForm = z.object({
-  outcome: z.enum(["sent", "not_sent"], { error: "Choose whether the Pix was sent or not." }),
+  outcome: z.enum(["sent", "not_sent", "approve"], { error: "Choose one of the outcomes." }),
   note: z
     .string({ error: "A note is required." })
     .trim()
@@ -24,6 +24,11 @@ const resolveForm = z.object({
     .max(noteLengthMax, { error: `The note is longer than ${noteLengthMax} characters.` }),
   confirm: z.literal("yes").optional(),
 });
+
+const wrongOutcome = (story: TransferStory) =>
+  story.held_before_sending
+    ? "Nothing was sent for this transfer yet: approve it (send it) or reject it (not sent). Nothing was changed."
+    : "This transfer was already sent to the provider: mark it sent or not sent, as the provider's records show. Nothing was changed.";
 
 export const transferPages = new Hono<ConsoleEnv>();
 
@@ -62,9 +67,12 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
   const notInReview = (state: string) => `Only a transfer in needs_review can be resolved; this one is ${state}. Nothing was changed.`;
   if (story.state !== "needs_review")
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={notInReview(story.state)} />, 409);
+  if (!choicesFor(story).some((choice) => choice.outcome === outcome)) {
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={wrongOutcome(story)} />, 409);
+  }
   if (confirm !== "yes") return page(c, <ConfirmPage story={story} outcome={outcome} note={note} csrfToken={csrfToken} />);
 
-  const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note);
+  const result = await c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note, c.var.session.actor);
   if (result.outcome === "not_found") {
     return page(c, <RefusalPage title="Transfer not found" message="No transfer has this id." csrfToken={csrfToken} />, 404);
   }
@@ -72,6 +80,8 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
     const error = "The resolution could not be recorded just now (the database did not answer). Nothing changed; try again.";
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={error} />, 503);
   }
+  if (result.outcome === "wrong_outcome")
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={wrongOutcome(story)} />, 409);
   if (result.outcome === "not_in_review") {
     // Someone else resolved it between the confirmation and now: show what it is.
     const current = (await withConsoleDb(c.env, (db) => readTransferStory(db, id))) ?? story;
