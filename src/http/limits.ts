@@ -49,6 +49,7 @@ opsLimitRoutes.put("/:id/limits", jsonBody(setLimitsBody), async (c) => {
       },
       saoPauloClock(Date.now()).day,
       readRuleSettings(c.env),
+      c.get("actor"),
     ),
   );
   if (!limits) return problem(c, 404, { type: "not-found", detail: "No such account." });
