@@ -2,7 +2,7 @@
 // person's email is who acts. A bad assertion opens nothing, and failed logins are throttled.
 import { describe, expect, it } from "vitest";
 import { accessAssertion } from "../support/access.ts";
-import { call } from "../support/api.ts";
+import { call, createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { csrfOf, postForm } from "./support.ts";
 
 const asPerson = async (path: string, email = "bia@fintech.example") =>
@@ -22,6 +22,24 @@ describe("the console behind Cloudflare Access", () => {
     const response = await asPerson("/console/login");
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/console");
+  });
+
+  it("resolves a transfer as the person, whose name is on its story and on the audit page", async () => {
+    const accountId = await fundedAccount(10_000);
+    const created = await createTransfer(accountId, { amount_cents: 1_500, pix_key: "processing@sandbox.test", pix_key_type: "email" });
+    const transferId = (await created.json<TransferJson>()).id;
+    expect((await waitForFinalState(accountId, transferId)).state).toBe("needs_review");
+    const email = `dani.${crypto.randomUUID().slice(0, 6)}@fintech.example`;
+    const assertion = { "cf-access-jwt-assertion": await accessAssertion(email) };
+    const home = await (await asPerson("/console", email)).text();
+    const fields = { csrf: csrfOf(home), outcome: "not_sent", note: "PSP statement has nothing", confirm: "yes" };
+    const resolved = await postForm(`/console/transfers/${transferId}/resolve`, fields, null, assertion);
+    expect(resolved.status).toBe(303);
+    const story = await (await asPerson(`/console/transfers/${transferId}`, email)).text();
+    expect(story).toContain(`operator (${email})`);
+    const auditPage = await (await asPerson(`/console/audit?actor=${encodeURIComponent(email)}`, email)).text();
+    expect(auditPage).toContain("transfer_resolved");
+    expect(auditPage).toContain(transferId);
   });
 
   it("refuses a forged assertion with 401 and opens nothing", async () => {
