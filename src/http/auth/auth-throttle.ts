@@ -15,9 +15,13 @@ import { log } from "../request-id.ts";
 /** The binding's `simple` setting in wrangler.toml, repeated for Retry-After (a test keeps them in step). */
 export const opsAuthRateLimit = { limit: 10, periodSeconds: 60 } as const;
 
-/** Cloudflare's edge sets CF-Connecting-IP and overwrites a client's; absent only off Cloudflare. */
-export function sourceIp(c: Context): string {
-  return c.req.header("CF-Connecting-IP") ?? "unknown";
+/**
+ * Cloudflare's edge sets CF-Connecting-IP on every request and overwrites a client's; it is
+ * absent only off Cloudflare (`npm start`, tests), where there is no source to throttle by and
+ * one shared key would throttle every local caller together.
+ */
+export function sourceIp(c: Context): string | undefined {
+  return c.req.header("CF-Connecting-IP");
 }
 
 export async function throttleFailedAuth<E extends { Bindings: Partial<Pick<Env, "OPS_AUTH_RATE_LIMIT">> }>(
@@ -25,6 +29,7 @@ export async function throttleFailedAuth<E extends { Bindings: Partial<Pick<Env,
 ): Promise<Response | undefined> {
   const limiter = c.env.OPS_AUTH_RATE_LIMIT;
   const ip = sourceIp(c);
+  if (ip === undefined) return undefined;
   if (limiter === undefined) {
     // The refusal stands either way: a missing binding only loses the throttle.
     log(c, "ops_auth_rate_limit_unset", {}, "error");
