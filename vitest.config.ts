@@ -18,6 +18,8 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         ACCESS_TEAM_DOMAIN: testAccessTeamDomain,
         ACCESS_AUD: testAccessAud,
         ACCESS_CERTS_URL: inject("accessCertsUrl"),
+        // Four eyes above R$ 1,000,000.00 here: tests fund accounts up to that with ops-token.
+        OPS_CREDIT_APPROVAL_ABOVE_CENTS: "100000000",
         // Short saga timings so whole sagas (deadline included) run in seconds.
         SAGA_FIRST_CHECK_MS: "150",
         SAGA_MAX_CHECK_MS: "600",

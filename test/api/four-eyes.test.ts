@@ -6,8 +6,9 @@ import { personHeaders } from "../support/access.ts";
 import { call, getBalance, opsHeaders } from "../support/api.ts";
 import { testPool, uniqueAccountId } from "../support/db.ts";
 
-/** Above the default threshold (R$ 10,000.00), which the test Worker keeps. */
-const largeCents = 1_000_001;
+/** The test Worker's OPS_CREDIT_APPROVAL_ABOVE_CENTS (vitest.config.ts), and just above it. */
+const thresholdCents = 100_000_000;
+const largeCents = thresholdCents + 1;
 
 async function account(): Promise<string> {
   const accountId = uniqueAccountId();
@@ -39,9 +40,9 @@ async function ledgerCredits(accountId: string): Promise<number> {
 describe("four-eyes credits", () => {
   it("applies a credit at or below the threshold at once", async () => {
     const accountId = await account();
-    const response = await credit(accountId, { amount_cents: 1_000_000, idempotency_key: "k" }, opsHeaders());
+    const response = await credit(accountId, { amount_cents: thresholdCents, idempotency_key: "k" }, opsHeaders());
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ balance_cents: 1_000_000 });
+    expect(await response.json()).toMatchObject({ balance_cents: thresholdCents });
   });
 
   it("holds a large credit until another person approves it: same actor, ops-token, a second approval, a repeat -> one credit", async () => {
