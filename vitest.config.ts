@@ -1,5 +1,6 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { testAccessAud, testAccessTeamDomain } from "./scripts/lib/access-assertion.ts";
 
 /** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
 function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
@@ -17,6 +18,12 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         SANDBOX_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
         OPS_ALERT_SECRET: "whsec_dGVzdC1vcHMtYWxlcnQtc2VjcmV0LTAxMjM0NTY3ODk=",
         OPS_TOKEN: "test-ops-token-0123456789abcdef0123456789",
+        // Operators as people: a stand-in Cloudflare Access started by the global setup.
+        ACCESS_TEAM_DOMAIN: testAccessTeamDomain,
+        ACCESS_AUD: testAccessAud,
+        ACCESS_CERTS_URL: inject("accessCertsUrl"),
+        // Four eyes above R$ 1,000,000.00 here: tests fund accounts up to that with ops-token.
+        OPS_CREDIT_APPROVAL_ABOVE_CENTS: "100000000",
         // Short saga timings so whole sagas (deadline included) run in seconds.
         SAGA_FIRST_CHECK_MS: "150",
         SAGA_MAX_CHECK_MS: "600",

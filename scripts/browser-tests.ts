@@ -1,5 +1,6 @@
 // `npm run test:browser`: the operator console in a real browser (Debian's chromium driven by
-// playwright-core) against a real `npm start`, with a real HTTP receiver at OPS_ALERT_URL.
+// playwright-core) against a real `npm start`, with a real HTTP receiver at OPS_ALERT_URL and a
+// stand-in Cloudflare Access (its certs at ACCESS_CERTS_URL).
 // Seeds data through the APIs, runs the checks, saves a screenshot of each page under
 // test-results/console/, stops everything it started, and ends with `N passed, M failed`.
 import { existsSync } from "node:fs";
@@ -10,11 +11,14 @@ import { fileURLToPath } from "node:url";
 import { type BrowserContext, chromium } from "playwright-core";
 import { accessChecks, logoutCheck } from "./browser/checks-access.ts";
 import { alertCheck } from "./browser/checks-alerts.ts";
+import { operatorChecks } from "./browser/checks-operators.ts";
 import { pageChecks } from "./browser/checks-pages.ts";
 import { type Check, runChecks } from "./browser/harness.ts";
 import { startReceiver } from "./browser/receiver.ts";
 import { Api, seed } from "./browser/seed.ts";
 import { startStack } from "./browser/stack.ts";
+import { testAccessAud, testAccessTeamDomain } from "./lib/access-assertion.ts";
+import { startAccessIssuer } from "./lib/access-issuer.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const screenshotsDir = path.join(root, "test-results", "console");
@@ -46,12 +50,13 @@ const sagaTimings = {
   PROVIDER_NOT_FOUND_GRACE_MS: "500",
 };
 
-const checks: Check[] = [...accessChecks, ...pageChecks, alertCheck, logoutCheck];
+const checks: Check[] = [...accessChecks, ...pageChecks, alertCheck, ...operatorChecks, logoutCheck];
 
 async function main(): Promise<{ passed: number; failed: number }> {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   await mkdir(screenshotsDir, { recursive: true });
   const receiver = await startReceiver();
+  const access = await startAccessIssuer();
   const logPath = path.join(screenshotsDir, "server.log");
   let context: BrowserContext | undefined;
   const userDataDir = await mkdtemp(path.join(tmpdir(), "pix-chromium-"));
@@ -65,6 +70,9 @@ async function main(): Promise<{ passed: number; failed: number }> {
       SANDBOX_WEBHOOK_SECRET: secrets.webhookSecret,
       OPS_ALERT_URL: `${receiver.origin}/alerts`,
       OPS_ALERT_SECRET: secrets.opsAlertSecret,
+      ACCESS_TEAM_DOMAIN: testAccessTeamDomain,
+      ACCESS_AUD: testAccessAud,
+      ACCESS_CERTS_URL: access.certsUrl,
       ...sagaTimings,
     },
     logPath,
@@ -91,11 +99,13 @@ async function main(): Promise<{ passed: number; failed: number }> {
       webhookSecret: secrets.webhookSecret,
       opsAlertSecret: secrets.opsAlertSecret,
       screenshotsDir,
+      accessPrivateJwk: access.privateJwk,
     });
   } finally {
     await context?.close().catch(() => {});
     const problems = await stack.stop();
     await receiver.close();
+    await access.close();
     await rm(userDataDir, { recursive: true, force: true });
     for (const problem of problems) console.error(`[browser] ${problem}`);
     if (problems.length > 0) process.exitCode = 1;

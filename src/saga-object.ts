@@ -8,7 +8,7 @@ import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import { providerFor } from "./provider/select.ts";
-import { transition } from "./saga/transition.ts";
+import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { IdlePool } from "./saga-runtime/idle-pool.ts";
@@ -31,6 +31,8 @@ export type EnsureArmedResult = { outcome: "armed" | "already_armed" | "nothing_
 export type ResolveResult =
   | { outcome: "resolved"; state: string }
   | { outcome: "not_in_review"; state: string }
+  /** The outcome does not fit this hold: `sent` before anything was sent, `approve` after. */
+  | { outcome: "wrong_outcome"; refusal: "no_pix_to_settle" | "nothing_to_approve" }
   | { outcome: "not_found" }
   | Unavailable;
 
@@ -104,14 +106,17 @@ export class TransferSaga extends DurableObject<Env> {
     return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
   }
 
-  /** An operator's decision on a needs_review transfer: only from needs_review. */
-  async resolve(outcome: "sent" | "not_sent", note: string): Promise<ResolveResult> {
+  /** An operator's decision on a needs_review transfer: only from needs_review. `actor` is who decided. */
+  async resolve(outcome: OperatorOutcome, note: string, actor: string): Promise<ResolveResult> {
     return this.answering("resolve", () =>
       this.withDb(async (db): Promise<ResolveResult> => {
         // The database's record, not the cached one: an object that died between a commit and
         // its cache write (e.g. into needs_review) would otherwise refuse the operator with 409.
         const saga = await this.load(db);
         if (!saga) return { outcome: "not_found" } as const;
+        const refusal = resolveRefusal(viewOf(saga), outcome);
+        if (refusal === "not_in_review") return { outcome: "not_in_review", state: saga.state } as const;
+        if (refusal !== null) return { outcome: "wrong_outcome", refusal } as const;
         const decided = transition(viewOf(saga), { type: "operator_resolved", outcome, note }, Date.now(), this.timings());
         const write = decided.commands.find((c) => c.type === "persist");
         if (!write) return { outcome: "not_in_review", state: saga.state } as const;
@@ -119,7 +124,7 @@ export class TransferSaga extends DurableObject<Env> {
           db,
           saga.id,
           saga.state,
-          { ...write.change, sent: false, evidence: { operator_note: note } },
+          { ...write.change, sent: false, evidence: { operator_note: note, operator: actor, outcome } },
           null,
         );
         if (applied.outcome === "not_found") return { outcome: "not_found" } as const;

@@ -1,5 +1,5 @@
 -- The client-facing resource (CONTRACT §2): one renderer, used for reads and for the snapshot
--- that idempotent replays return.
+-- that idempotent replays return. History reasons are customer-safe codes (history_client_code).
 CREATE OR REPLACE FUNCTION public.transfer_json(p_id uuid)
  RETURNS jsonb
  LANGUAGE sql
@@ -12,7 +12,9 @@ AS $function$
     'end_to_end_id', t.end_to_end_id,
     'created_at', rfc3339(t.created_at), 'updated_at', rfc3339(t.updated_at),
     'history', coalesce((
-      SELECT jsonb_agg(jsonb_build_object('state', h.to_state, 'at', rfc3339(h.at), 'reason', h.reason) ORDER BY h.id)
+      SELECT jsonb_agg(jsonb_build_object('state', h.to_state, 'at', rfc3339(h.at),
+                                          'reason', history_client_code(h.from_state, h.to_state, t.failure_reason))
+                       ORDER BY h.id)
       FROM transfer_history h WHERE h.transfer_id = t.id), '[]'::jsonb))
   FROM transfers t WHERE t.id = p_id
 $function$;

@@ -101,7 +101,7 @@ export const pageChecks: Check[] = [
     async run(ctx) {
       const { id } = ctx.seeded.reviewA;
       const note = "PSP statement shows no payment for this id";
-      await resolve(ctx, id, "Not sent: nothing left (release the hold to the account)", note, "08-transfer-needs-review");
+      await resolve(ctx, id, "Not sent: the provider did not pay it (release the hold to the account)", note, "08-transfer-needs-review");
       await screenshot(ctx, "09-confirm");
       await ctx.page.getByRole("button", { name: "Confirm: mark as not sent" }).click();
       await text(ctx.page, "Resolved: the transfer is now compensated.");
@@ -121,7 +121,7 @@ export const pageChecks: Check[] = [
     name: "resolving sent settles the other transfer and empties the queue",
     async run(ctx) {
       const { id } = ctx.seeded.reviewB;
-      await resolve(ctx, id, "Sent: the money left (settle the hold)", "Bank statement shows E2E settled");
+      await resolve(ctx, id, "Sent: the provider paid it (settle the hold)", "Bank statement shows E2E settled");
       await ctx.page.getByRole("button", { name: "Confirm: mark as sent" }).click();
       await text(ctx.page, "Resolved: the transfer is now completed.");
       await ctx.page.goto(`${ctx.baseUrl}/console/queue`);

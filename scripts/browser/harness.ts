@@ -1,6 +1,7 @@
 // What every browser check gets, and how checks run: one at a time, each timed, a failure
 // recorded with its message and a screenshot of where the page was, never stopping the rest.
 import path from "node:path";
+import type { JWK } from "jose";
 import type { BrowserContext, Page } from "playwright-core";
 import type { Receiver } from "./receiver.ts";
 import type { Api, Seeded } from "./seed.ts";
@@ -16,6 +17,8 @@ export interface CheckContext {
   /** Signs the needs_review alerts (never WEBHOOK_SECRET). */
   opsAlertSecret: string;
   screenshotsDir: string;
+  /** The stand-in Cloudflare Access's signing key, to mint assertions. */
+  accessPrivateJwk: JWK;
 }
 
 export interface Check {

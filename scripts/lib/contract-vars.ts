@@ -12,6 +12,7 @@ export const contractVariableNames = [
   "ACCESS_AUD",
   "ACCESS_CERTS_URL",
   "PROVIDER",
+  "OPS_CREDIT_APPROVAL_ABOVE_CENTS",
   "PROVIDER_URL",
   "PROVIDER_TOKEN",
   "EFI_BASE_URL",

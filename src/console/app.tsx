@@ -6,8 +6,9 @@ import { log } from "../http/request-id.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { requireSession } from "./guard.tsx";
 import { consoleHeaders } from "./headers.ts";
-import { page } from "./render.ts";
+import { page } from "./render.tsx";
 import { accountPages } from "./routes/accounts.tsx";
+import { auditPages } from "./routes/audit.tsx";
 import { loginRoutes } from "./routes/login.tsx";
 import { transferPages } from "./routes/transfers.tsx";
 import { consoleCss } from "./styles.ts";
@@ -26,6 +27,7 @@ const signedIn = new Hono<ConsoleEnv>();
 signedIn.use(requireSession());
 signedIn.route("/", transferPages);
 signedIn.route("/", accountPages);
+signedIn.route("/", auditPages);
 consoleRoutes.route("/", signedIn);
 
 // An operator gets a page, not problem+json; the details go to the log only.

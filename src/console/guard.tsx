@@ -1,10 +1,14 @@
-// The console's gate: a valid session cookie or a redirect to the login page; for a POST also
-// the session's CSRF token and a same-origin request. A client JWT or the bare OPS_TOKEN in an
-// Authorization header opens nothing here: only the signed cookie does.
+// The console's gate: a valid Cloudflare Access assertion (the person, no login), else a valid
+// session cookie (a token login), else a redirect to the login page; for a POST also the
+// session's CSRF token and a same-origin request. A client JWT or the bare OPS_TOKEN in an
+// Authorization header opens nothing here.
 import type { Context, MiddlewareHandler } from "hono";
+import { type AccessIdentity, accessAssertionHeader, workerAccessVerifier } from "../http/auth/access.ts";
+import { throttleFailedAuth } from "../http/auth/auth-throttle.ts";
+import { log } from "../http/request-id.ts";
 import type { ConsoleEnv } from "./console-env.ts";
-import { page } from "./render.ts";
-import { consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";
+import { page } from "./render.tsx";
+import { accessSession, type ConsoleSession, consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";
 import { clearSessionCookie, readSessionCookie } from "./session-cookie.ts";
 import { RefusalPage } from "./views/refusal.tsx";
 
@@ -19,8 +23,10 @@ export function requireSession(): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
     if (!c.env.OPS_TOKEN) return notConfigured(c);
     const key = await consoleKey(c.env.OPS_TOKEN);
+    const access = await accessIdentity(c);
+    if (access instanceof Response) return access;
     const cookie = readSessionCookie(c);
-    const session = await readSession(key, cookie, Date.now());
+    const session = access ?? (await readSession(key, cookie, Date.now()));
     if (!session) {
       // A stale or forged cookie is dropped, so the browser stops sending it.
       if (cookie !== undefined) clearSessionCookie(c);
@@ -31,6 +37,38 @@ export function requireSession(): MiddlewareHandler<ConsoleEnv> {
     c.set("csrfToken", await csrfToken(key, session));
     await next();
   };
+}
+
+/**
+ * The person behind Cloudflare Access as a session; null when the request has no assertion (or
+ * Access is not configured); a refusal page for a bad one.
+ */
+export async function accessIdentity(c: Context<ConsoleEnv>): Promise<ConsoleSession | null | Response> {
+  const nowMs = Date.now();
+  const identity: AccessIdentity = await workerAccessVerifier.identify(c.req.header(accessAssertionHeader), c.env, nowMs);
+  switch (identity.outcome) {
+    case "person":
+      return accessSession(identity.email, nowMs);
+    case "absent":
+      return null;
+    case "keys_unavailable":
+      log(c, "access_certs_unavailable", {}, "error");
+      return page(
+        c,
+        <RefusalPage title="Console unavailable" message="Cloudflare Access's keys cannot be fetched right now. Try again in a minute." />,
+        503,
+      );
+    case "refused": {
+      log(c, "access_assertion_refused", { failure: identity.failure }, "warn");
+      const throttled = await throttleFailedAuth(c);
+      if (throttled) return throttled;
+      return page(
+        c,
+        <RefusalPage title="Access refused" message="Your Cloudflare Access sign-in is not valid here. Sign in again." />,
+        401,
+      );
+    }
+  }
 }
 
 /**

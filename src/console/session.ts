@@ -14,6 +14,19 @@ const csrfTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 export interface ConsoleSession {
   sessionId: string;
   expiresAtSeconds: number;
+  /** Who acts: the Access email behind Cloudflare Access, `ops-token` for a token login. */
+  actor: string;
+}
+
+/** A token login's actor: the shared OPS_TOKEN names no person. */
+export const tokenSessionActor = "ops-token";
+
+/**
+ * Behind Cloudflare Access every request carries the person's assertion, so there is no cookie:
+ * the session is the person, and its CSRF tokens are bound to their email.
+ */
+export function accessSession(email: string, nowMs: number): ConsoleSession {
+  return { sessionId: `access.${email}`, expiresAtSeconds: Math.floor(nowMs / 1000) + sessionLifetimeSeconds, actor: email };
 }
 
 const encoder = new TextEncoder();
@@ -42,7 +55,10 @@ export async function issueSession(
   const sessionId = encodeBase64Url(crypto.getRandomValues(new Uint8Array(sessionIdBytes)));
   const expiresAtSeconds = Math.floor(nowMs / 1000) + lifetimeSeconds;
   const signature = await mac(key, sessionContent(sessionId, expiresAtSeconds));
-  return { session: { sessionId, expiresAtSeconds }, cookieValue: `${sessionId}.${expiresAtSeconds}.${signature}` };
+  return {
+    session: { sessionId, expiresAtSeconds, actor: tokenSessionActor },
+    cookieValue: `${sessionId}.${expiresAtSeconds}.${signature}`,
+  };
 }
 
 /** The session, or null when the value is malformed, forged, signed by another key, or expired. */
@@ -58,7 +74,7 @@ export async function readSession(key: CryptoKey, cookieValue: string | undefine
   const nowSeconds = Math.floor(nowMs / 1000);
   // The upper bound refuses values from a build with a longer lifetime, or a clock far behind.
   if (expiresAtSeconds <= nowSeconds || expiresAtSeconds > nowSeconds + sessionLifetimeSeconds) return null;
-  return { sessionId, expiresAtSeconds };
+  return { sessionId, expiresAtSeconds, actor: tokenSessionActor };
 }
 
 export function csrfToken(key: CryptoKey, session: ConsoleSession): Promise<string> {

@@ -2,5 +2,6 @@
 
 export interface AppEnv {
   Bindings: Env;
-  Variables: { requestId: string; accountId: string };
+  /** `actor`: who an /ops request acts as (an Access email, or `ops-token`). */
+  Variables: { requestId: string; accountId: string; actor: string };
 }

@@ -51,6 +51,7 @@ opsLimitRoutes.put("/:id/limits", jsonBody(setLimitsBody), async (c) => {
       },
       saoPauloClock(Date.now()).day,
       configuredOrThrow(c.env).rules,
+      c.get("actor"),
     ),
   );
   if (!limits) return problem(c, 404, { type: "not-found", detail: "No such account." });

@@ -115,6 +115,7 @@ export const providerCallSchema = z.strictObject({
 
 export const transferStorySchema = opsTransferSchema.extend({
   send_attempts: z.number().int().nonnegative(),
+  held_before_sending: z.boolean().describe("Nothing was ever sent (an anti-fraud hold): resolved with approve or not_sent, never sent"),
   checks_made: z.number().int().nonnegative(),
   next_check_at: timestamp.nullable(),
   deadline_at: timestamp,
@@ -149,6 +150,36 @@ export const reconciliationSchema = z.strictObject({
     .describe(
       "balance_differs_from_entries, held_differs_from_open_holds, transaction_unbalanced or entries_do_not_sum_to_zero, with the amounts",
     ),
+});
+
+export const creditPendingSchema = z.strictObject({
+  status: z.literal("pending_approval"),
+  credit_id: z.uuid().describe("Approve it with POST /ops/credits/{credit_id}/approve, as another person"),
+});
+
+export const auditEntrySchema = z.strictObject({
+  id: z.string().describe("Increasing with time"),
+  at: timestamp,
+  actor: z.string().describe("The Cloudflare Access email of the person, or `ops-token` for a machine"),
+  action: z.enum([
+    "account_created",
+    "credit",
+    "credit_requested",
+    "credit_approved",
+    "limits_changed",
+    "transfer_resolved",
+    "reconciliation_run",
+  ]),
+  account_id: z.string().nullable(),
+  transfer_id: z.string().nullable(),
+  details: z
+    .unknown()
+    .describe("What changed: amounts and keys of credits, old and new limits, a resolution's outcome and note, a run's verdict"),
+});
+
+export const auditPageSchema = z.strictObject({
+  data: z.array(auditEntrySchema).describe("Newest first"),
+  next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
 });
 
 export const sweepSchema = z.strictObject({ poked: z.number().int().nonnegative().describe("Overdue sagas poked") });

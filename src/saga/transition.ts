@@ -22,7 +22,24 @@ export type SagaEvent =
   | { type: "due" }
   | { type: "send_answered"; outcome: SendAnswer }
   | { type: "status_answered"; outcome: StatusAnswer }
-  | { type: "operator_resolved"; outcome: "sent" | "not_sent"; note: string };
+  | { type: "operator_resolved"; outcome: OperatorOutcome; note: string };
+
+/**
+ * An operator's decision on a transfer in needs_review (CONTRACT §5). After a send: `sent`
+ * (settle) or `not_sent` (release). Held before anything was sent (anti-fraud): `approve` (send
+ * it now) or `not_sent`; there is no Pix to settle, so `sent` does not apply.
+ */
+export type OperatorOutcome = "sent" | "not_sent" | "approve";
+export type ResolveRefusal = "not_in_review" | "no_pix_to_settle" | "nothing_to_approve";
+
+/** Why `outcome` does not apply to this saga, or null when it does. */
+export function resolveRefusal(saga: SagaView, outcome: OperatorOutcome): ResolveRefusal | null {
+  if (saga.state !== "needs_review") return "not_in_review";
+  const heldBeforeSending = saga.lastSentAtMs === null;
+  if (outcome === "sent" && heldBeforeSending) return "no_pix_to_settle";
+  if (outcome === "approve" && !heldBeforeSending) return "nothing_to_approve";
+  return null;
+}
 
 export type Actor = "saga" | "provider" | "operator";
 
@@ -186,9 +203,9 @@ export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timi
     case "status_answered":
       return saga.state === "submitted" ? onStatusAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
     case "operator_resolved":
-      if (saga.state !== "needs_review") return nothing(saga);
-      // Held before sending (anti-fraud): approval means "send it", rejection releases.
-      if (event.outcome === "sent" && saga.lastSentAtMs === null) {
+      if (resolveRefusal(saga, event.outcome) !== null) return nothing(saga);
+      // Held before sending (anti-fraud): approval means "send it now".
+      if (event.outcome === "approve") {
         return persisted(
           saga,
           change(saga, { path: ["funds_reserved"], nextCheckAtMs: nowMs, reason: `operator approved: ${event.note}`, actor: "operator" }),

@@ -27,6 +27,7 @@ export async function transferStory(db: Queryable, transferId: string): Promise<
     `SELECT transfer_json(t.id) || jsonb_build_object(
         'account_id', t.account_id,
         'send_attempts', t.send_attempts,
+        'held_before_sending', t.last_sent_at IS NULL,
         'checks_made', t.checks_made,
         'next_check_at', rfc3339(t.next_check_at),
         'deadline_at', rfc3339(t.deadline_at),

@@ -108,15 +108,16 @@ describe("GET /openapi.json", () => {
     expect(JSON.stringify(doc.components.schemas)).not.toMatch(/"\$(schema|id)"/);
   });
 
-  it("names the auth of each part: client JWT for /v1, operator token for /ops, signatures for webhooks, none for the rest", async () => {
+  it("names the auth of each part: client JWT for /v1, Access or operator token for /ops, signatures for webhooks, none for the rest", async () => {
     const doc = await fetchDocument();
     expect(doc.components.securitySchemes.clientJwt).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
     expect(doc.components.securitySchemes.opsToken).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.components.securitySchemes.accessJwt).toMatchObject({ type: "apiKey", in: "header", name: "Cf-Access-Jwt-Assertion" });
     expect(doc.components.securitySchemes.webhookSignature).toMatchObject({ type: "apiKey", in: "header", name: "webhook-signature" });
     for (const { key, path, operation } of operationsOf(doc)) {
       const schemes = operation.security.flatMap((r) => Object.keys(r));
       if (path.startsWith("/v1/")) expect(schemes, key).toEqual(["clientJwt"]);
-      else if (path.startsWith("/ops/")) expect(schemes, key).toEqual(["opsToken"]);
+      else if (path.startsWith("/ops/")) expect(schemes, key).toEqual(["accessJwt", "opsToken"]);
       else if (path.startsWith("/webhooks/")) expect(schemes, key).toEqual(["webhookSignature"]);
       else if (!path.startsWith("/sandbox/")) expect(operation.security, key).toEqual([]);
     }

@@ -72,7 +72,7 @@ describe("a misconfigured Worker", () => {
     await runInDurableObject(stub, async (_instance, state) => {
       const shell = new TransferSaga(state, bad.env);
       expect(await shell.poke("sweeper")).toEqual({ state: null });
-      expect(await shell.resolve("sent", "note")).toEqual({ outcome: "unavailable" });
+      expect(await shell.resolve("sent", "note", "ops-token")).toEqual({ outcome: "unavailable" });
       const startedAtMs = Date.now();
       await shell.alarm();
       const alarmAtMs = await state.storage.getAlarm();

@@ -92,6 +92,19 @@ describe("clientAuth with HS256 (JWT_JWKS_URL unset)", () => {
     expect((await call(`Bearer ${nearlyNow}`)).status).toBe(200);
   });
 
+  it("answers 401 for a typ that is not a JWT's, and accepts JWT and at+jwt", async () => {
+    const bad = await hs256Token(secret, validClaims(), { alg: "HS256", typ: "secevent+jwt" });
+    await expectUnauthorized(await call(`Bearer ${bad}`), invalidToken, /typ/);
+    for (const typ of ["JWT", "at+jwt"]) {
+      expect((await call(`Bearer ${await hs256Token(secret, validClaims(), { alg: "HS256", typ })}`)).status).toBe(200);
+    }
+  });
+
+  it("answers 401 for an iat in the future", async () => {
+    const token = await hs256Token(secret, validClaims({ iat: nowSeconds() + 600 }));
+    await expectUnauthorized(await call(`Bearer ${token}`), invalidToken, /future/);
+  });
+
   it("answers 401 for a token signed with another secret", async () => {
     const token = await hs256Token("another-secret-another-secret-another-secret", validClaims());
     await expectUnauthorized(await call(`Bearer ${token}`), invalidToken, /signature/);

@@ -7,8 +7,13 @@ import { installProblemHandlers } from "../../src/http/problem.ts";
 import { asymmetricToken, generateSigningKey, hs256Token, type SigningKey, validClaims } from "./jwt-fixtures.ts";
 
 const jwksUrl = "https://issuer.test/.well-known/jwks.json";
-const jwksEnv: ClientAuthBindings = { JWT_SECRET: env.JWT_SECRET, JWT_JWKS_URL: jwksUrl };
-const strictEnv: ClientAuthBindings = { ...jwksEnv, JWT_ISSUER: "https://issuer.test/", JWT_AUDIENCE: "pix-cashout" };
+const issuer = "https://issuer.test/";
+const audience = "pix-cashout";
+/** JWT_JWKS_URL without JWT_ISSUER and JWT_AUDIENCE: a configuration that must never authenticate anyone. */
+const openEnv: ClientAuthBindings = { JWT_SECRET: env.JWT_SECRET, JWT_JWKS_URL: jwksUrl };
+const strictEnv: ClientAuthBindings = { ...openEnv, JWT_ISSUER: issuer, JWT_AUDIENCE: audience };
+/** A valid claim set for this issuer and audience. */
+const claims = (overrides: Record<string, unknown> = {}) => validClaims({ iss: issuer, aud: audience, ...overrides });
 
 let rsa: SigningKey;
 let ec: SigningKey;
@@ -44,7 +49,7 @@ function setup(keys: Jwk[] = [rsa.publicJwk, ec.publicJwk]) {
   installProblemHandlers(app);
   app.use(clientAuth({ fetchJwks: issuer.fetchJwks, nowMs: () => clock.nowMs }));
   app.get("/whoami", (c) => c.json({ account_id: c.get("accountId") }));
-  const call = (token: string, bindings: ClientAuthBindings = jwksEnv) =>
+  const call = (token: string, bindings: ClientAuthBindings = strictEnv) =>
     app.request("/whoami", { headers: { Authorization: `Bearer ${token}` } }, bindings);
   return { issuer, clock, call };
 }
@@ -58,7 +63,7 @@ async function expect401(response: Response, detail: RegExp): Promise<void> {
 describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
   it("accepts an RS256 token from the JWKS and sets accountId", async () => {
     const { call, issuer } = setup();
-    const response = await call(await asymmetricToken(rsa, validClaims({ sub: "acct_rsa" })));
+    const response = await call(await asymmetricToken(rsa, claims({ sub: "acct_rsa" })));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ account_id: "acct_rsa" });
     expect(issuer.state.urls).toEqual([jwksUrl]);
@@ -66,43 +71,43 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
 
   it("accepts an ES256 token from the JWKS", async () => {
     const { call } = setup();
-    const response = await call(await asymmetricToken(ec, validClaims({ sub: "acct_ec" })));
+    const response = await call(await asymmetricToken(ec, claims({ sub: "acct_ec" })));
     expect(await response.json()).toEqual({ account_id: "acct_ec" });
   });
 
   it("refuses HS256 signed with JWT_SECRET: HS256 is off once a JWKS is configured", async () => {
     const { call } = setup();
-    await expect401(await call(await hs256Token(env.JWT_SECRET ?? "", validClaims(), { alg: "HS256", kid: "rsa-1" })), /algorithm/);
+    await expect401(await call(await hs256Token(env.JWT_SECRET ?? "", claims(), { alg: "HS256", kid: "rsa-1" })), /algorithm/);
   });
 
   it("refuses HS256 keyed with the RSA public key (algorithm confusion)", async () => {
     const { call } = setup();
     const publicKeyBytes = new TextEncoder().encode(JSON.stringify(rsa.publicJwk));
-    await expect401(await call(await hs256Token(publicKeyBytes, validClaims(), { alg: "HS256", kid: "rsa-1" })), /algorithm/);
+    await expect401(await call(await hs256Token(publicKeyBytes, claims(), { alg: "HS256", kid: "rsa-1" })), /algorithm/);
   });
 
   it("refuses a token whose alg does not match its key's type", async () => {
     const { call } = setup();
     // Signed by the EC key but claiming the RSA key's kid, and vice versa.
-    await expect401(await call(await asymmetricToken(ec, validClaims(), { alg: "ES256", kid: "rsa-1" })), /unknown key/);
-    await expect401(await call(await asymmetricToken(rsa, validClaims(), { alg: "RS256", kid: "ec-1" })), /unknown key/);
+    await expect401(await call(await asymmetricToken(ec, claims(), { alg: "ES256", kid: "rsa-1" })), /unknown key/);
+    await expect401(await call(await asymmetricToken(rsa, claims(), { alg: "RS256", kid: "ec-1" })), /unknown key/);
   });
 
   it("refuses a token without kid", async () => {
     const { call } = setup();
-    await expect401(await call(await asymmetricToken(rsa, validClaims(), { alg: "RS256" })), /unknown key/);
+    await expect401(await call(await asymmetricToken(rsa, claims(), { alg: "RS256" })), /unknown key/);
   });
 
   it("refuses a token signed by a key that is not in the JWKS", async () => {
     const { call } = setup();
     const stranger = await generateSigningKey("RS256", "rsa-1");
-    await expect401(await call(await asymmetricToken(stranger, validClaims())), /signature/);
+    await expect401(await call(await asymmetricToken(stranger, claims())), /signature/);
   });
 
   it("refuses an expired or exp-less token", async () => {
     const { call } = setup();
-    await expect401(await call(await asymmetricToken(rsa, validClaims({ exp: Math.floor(Date.now() / 1000) - 300 }))), /expired/);
-    await expect401(await call(await asymmetricToken(ec, { sub: "acct_1" })), /exp/);
+    await expect401(await call(await asymmetricToken(rsa, claims({ exp: Math.floor(Date.now() / 1000) - 300 }))), /expired/);
+    await expect401(await call(await asymmetricToken(ec, { sub: "acct_1", iss: issuer, aud: audience })), /exp/);
   });
 
   it("checks iss and aud when configured", async () => {
@@ -116,9 +121,46 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
     await expect401(await call(await asymmetricToken(rsa, validClaims({ iss: good.iss })), strictEnv), /audience/);
   });
 
+  it("refuses every token, answering 503 misconfigured, when JWT_ISSUER or JWT_AUDIENCE is missing", async () => {
+    const { call, issuer: keys } = setup();
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const token = await asymmetricToken(rsa, claims());
+    for (const bindings of [openEnv, { ...openEnv, JWT_ISSUER: issuer }, { ...openEnv, JWT_AUDIENCE: audience }]) {
+      const response = await call(token, bindings);
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as { type: string }).type).toBe("https://pix-cashout.dev/problems/misconfigured");
+    }
+    expect(error).toHaveBeenCalledWith(expect.stringContaining("jwks_without_issuer_or_audience"));
+    error.mockRestore();
+    expect(keys.state.fetches).toBe(0);
+  });
+
+  it.each(["JWT", "at+jwt", "application/at+jwt"])("accepts typ %s", async (typ) => {
+    const { call } = setup();
+    expect((await call(await asymmetricToken(rsa, claims(), { alg: "RS256", kid: "rsa-1", typ }))).status).toBe(200);
+  });
+
+  it("accepts a token without typ", async () => {
+    const { call } = setup();
+    expect((await call(await asymmetricToken(rsa, claims(), { alg: "RS256", kid: "rsa-1" }))).status).toBe(200);
+  });
+
+  it.each(["JOSE", "dpop+jwt", "logout+jwt", ""])("refuses typ %j", async (typ) => {
+    const { call } = setup();
+    await expect401(await call(await asymmetricToken(rsa, claims(), { alg: "RS256", kid: "rsa-1", typ })), /typ/);
+  });
+
+  it("refuses a token issued in the future, tolerating the clock skew", async () => {
+    const { call } = setup();
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    await expect401(await call(await asymmetricToken(rsa, claims({ iat: nowSeconds + 300 }))), /future/);
+    expect((await call(await asymmetricToken(rsa, claims({ iat: nowSeconds + 10 })))).status).toBe(200);
+    expect((await call(await asymmetricToken(rsa, claims({ iat: nowSeconds - 60 })))).status).toBe(200);
+  });
+
   it("fetches the JWKS once and reuses it until the TTL passes", async () => {
     const { call, issuer, clock } = setup();
-    const token = await asymmetricToken(rsa, validClaims());
+    const token = await asymmetricToken(rsa, claims());
     await call(token);
     await call(token);
     expect(issuer.state.fetches).toBe(1);
@@ -129,7 +171,7 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
 
   it("drops a key removed from the JWKS once the cache expires", async () => {
     const { call, issuer, clock } = setup();
-    const token = await asymmetricToken(rsa, validClaims());
+    const token = await asymmetricToken(rsa, claims());
     expect((await call(token)).status).toBe(200);
     issuer.state.keys = [ec.publicJwk];
     clock.nowMs += jwksCacheTtlMs;
@@ -138,11 +180,11 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
 
   it("picks up a rotated key, but refetches for unknown kids at most once per interval", async () => {
     const { call, issuer, clock } = setup();
-    expect((await call(await asymmetricToken(rsa, validClaims()))).status).toBe(200);
+    expect((await call(await asymmetricToken(rsa, claims()))).status).toBe(200);
     issuer.state.keys = [rsa.publicJwk, rotated.publicJwk];
-    const rotatedToken = await asymmetricToken(rotated, validClaims());
+    const rotatedToken = await asymmetricToken(rotated, claims());
     await expect401(await call(rotatedToken), /unknown key/); // too soon after the last fetch
-    await expect401(await call(await asymmetricToken(rsa, validClaims(), { alg: "RS256", kid: "random-kid" })), /unknown key/);
+    await expect401(await call(await asymmetricToken(rsa, claims(), { alg: "RS256", kid: "random-kid" })), /unknown key/);
     expect(issuer.state.fetches).toBe(1);
     clock.nowMs += jwksRefetchIntervalMsMin;
     expect((await call(rotatedToken)).status).toBe(200);
@@ -154,7 +196,7 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
     issuer.state.up = false;
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     const error = vi.spyOn(console, "error").mockImplementation(() => {});
-    const response = await call(await asymmetricToken(rsa, validClaims()));
+    const response = await call(await asymmetricToken(rsa, claims()));
     expect(warn).toHaveBeenCalledWith(expect.stringContaining("jwks_fetch_failed"));
     expect(error).toHaveBeenCalledWith(expect.stringContaining("jwks_unavailable"));
     warn.mockRestore();
@@ -166,7 +208,7 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
 
   it("keeps using cached keys while the issuer is down, for a bounded time", async () => {
     const { call, issuer, clock } = setup();
-    const token = await asymmetricToken(rsa, validClaims({ exp: Math.floor(Date.now() / 1000) + 86_400 }));
+    const token = await asymmetricToken(rsa, claims({ exp: Math.floor(Date.now() / 1000) + 86_400 }));
     expect((await call(token)).status).toBe(200);
     issuer.state.up = false;
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -182,13 +224,13 @@ describe("clientAuth with a JWKS (JWT_JWKS_URL set)", () => {
   it("ignores JWKS entries that are not signing keys it can use", async () => {
     const encryptionOnly = { ...rsa.publicJwk, use: "enc" };
     const { call } = setup([encryptionOnly, { kty: "oct", kid: "hmac", k: "c2VjcmV0" }, ec.publicJwk]);
-    await expect401(await call(await asymmetricToken(rsa, validClaims())), /unknown key/);
-    expect((await call(await asymmetricToken(ec, validClaims()))).status).toBe(200);
+    await expect401(await call(await asymmetricToken(rsa, claims())), /unknown key/);
+    expect((await call(await asymmetricToken(ec, claims()))).status).toBe(200);
   });
 
   it("uses only the public members of a JWKS entry that also carries a private key", async () => {
     const exported = (await crypto.subtle.exportKey("jwk", ec.privateKey)) as JsonWebKey;
     const { call } = setup([{ ...exported, kid: "ec-1", alg: "ES256" }]);
-    expect((await call(await asymmetricToken(ec, validClaims()))).status).toBe(200);
+    expect((await call(await asymmetricToken(ec, claims()))).status).toBe(200);
   });
 });

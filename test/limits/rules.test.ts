@@ -186,7 +186,7 @@ describe("anti-fraud rules", () => {
     const approved = await call(`/ops/transfers/${held.id}/resolve`, {
       method: "POST",
       headers: opsHeaders(),
-      body: JSON.stringify({ outcome: "sent", note: "customer confirmed by phone" }),
+      body: JSON.stringify({ outcome: "approve", note: "customer confirmed by phone" }),
     });
     expect(approved.status).toBe(200);
     const final = await waitForFinalState(accountId, held.id);

@@ -33,7 +33,7 @@ const eventArb: fc.Arbitrary<SagaEvent> = fc.oneof(
   { arbitrary: statusOutcomeArb.map((outcome): SagaEvent => ({ type: "status_answered", outcome })), weight: 5 },
   {
     arbitrary: fc
-      .tuple(fc.constantFrom("sent" as const, "not_sent" as const), text)
+      .tuple(fc.constantFrom("sent" as const, "not_sent" as const, "approve" as const), text)
       .map(([outcome, note]): SagaEvent => ({ type: "operator_resolved", outcome, note })),
     weight: 1,
   },

@@ -5,6 +5,7 @@ import { assertPath, type FailureReason, type TransferState, transferStates } fr
 import type { SagaTimings } from "../../src/saga/timings.ts";
 import {
   type Actor,
+  resolveRefusal,
   type SagaChange,
   type SagaCommand,
   type SagaEvent,
@@ -288,6 +289,25 @@ describe("transition: behaviours", () => {
       transition(viewOf("needs_review"), { type: "operator_resolved", outcome: "sent", note: "ticket 42" }, 1, timings),
     );
     expect(resolved).toMatchObject({ actor: "operator", reason: "operator: ticket 42" });
+  });
+
+  it("resolves a transfer held before sending with approve or not_sent, never sent", () => {
+    const held: SagaView = { ...viewOf("needs_review"), lastSentAtMs: null, checksMade: 0 };
+    const resolve = (view: SagaView, outcome: "sent" | "not_sent" | "approve") =>
+      transition(view, { type: "operator_resolved", outcome, note: "n" }, 5, timings);
+    expect(persistedChange(resolve(held, "approve"))).toMatchObject({ path: ["funds_reserved"], ledger: null, nextCheckAtMs: 5 });
+    expect(persistedChange(resolve(held, "not_sent"))).toMatchObject({
+      path: ["compensated"],
+      ledger: "release",
+      failureReason: "not_sent",
+    });
+    expect(resolve(held, "sent").commands).toEqual([]);
+    expect(resolveRefusal(held, "sent")).toBe("no_pix_to_settle");
+    const sent = viewOf("needs_review");
+    expect(resolve(sent, "approve").commands).toEqual([]);
+    expect(resolveRefusal(sent, "approve")).toBe("nothing_to_approve");
+    expect(resolveRefusal(viewOf("submitted"), "not_sent")).toBe("not_in_review");
+    expect(resolveRefusal(sent, "sent")).toBeNull();
   });
 
   it("keeps the stored end-to-end id when a confirmation carries none", () => {

@@ -5,7 +5,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { JWK } from "jose";
 import type { TestProject } from "vitest/node";
+import { startAccessIssuer } from "../../scripts/lib/access-issuer.ts";
 import { startFaultHarness } from "../../scripts/lib/db-faults/harness.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
@@ -19,6 +21,9 @@ declare module "vitest" {
     faultWsProxy: string;
     faultControlUrl: string;
     chaosScale: "short" | "full";
+    /** The stand-in Cloudflare Access: where its certs are, and its signing key for tests to mint assertions. */
+    accessCertsUrl: string;
+    accessPrivateJwk: JWK;
   }
 }
 
@@ -33,9 +38,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   const proxy = await startWsProxy();
   const faults = await startFaultHarness();
+  const access = await startAccessIssuer();
   try {
     await applyMigrations(postgres.databaseUrl);
   } catch (error) {
+    await access.close();
     await faults.stop();
     await proxy.close();
     await postgres.stop();
@@ -45,8 +52,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("neonWsProxy", proxy.address);
   project.provide("faultWsProxy", faults.proxyAddress);
   project.provide("faultControlUrl", faults.controlUrl);
+  project.provide("accessCertsUrl", access.certsUrl);
+  project.provide("accessPrivateJwk", access.privateJwk);
   project.provide("chaosScale", process.env.CHAOS_SCALE === "full" ? "full" : "short");
   return async () => {
+    await access.close();
     await faults.stop(process.env.CHAOS_REPORT);
     await proxy.close();
     await postgres.stop();

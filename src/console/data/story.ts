@@ -43,6 +43,8 @@ const storySchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   send_attempts: z.number(),
+  /** Nothing was ever sent: an anti-fraud hold, resolved by approve or not_sent. */
+  held_before_sending: z.boolean(),
   checks_made: z.number(),
   next_check_at: z.string().nullable(),
   deadline_at: z.string().nullable(),

@@ -1,12 +1,13 @@
 // The account page, the review queue and reconciliation: reads, plus running reconciliation.
 import { type Context, Hono } from "hono";
+import { recordAction } from "../../audit/operator-writes.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { readAccount } from "../data/account.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { requireCsrf } from "../guard.tsx";
-import { page } from "../render.ts";
+import { page } from "../render.tsx";
 import { AccountPage } from "../views/account.tsx";
 import { QueuePage } from "../views/queue.tsx";
 import { ReconciliationPage } from "../views/reconciliation.tsx";
@@ -30,10 +31,18 @@ accountPages.get("/queue", async (c) => {
  * Reconciliation is one read-only query, so the page runs it on every view rather than keep
  * the last result somewhere; the button (a POST, CSRF-checked like every action) runs it again.
  */
-async function reconciliationPage(c: Context<ConsoleEnv>) {
-  const report = await withConsoleDb(c.env, (db) => reconcile(db));
+async function reconciliationPage(c: Context<ConsoleEnv>, run: boolean) {
+  const report = await withConsoleDb(c.env, async (db) => {
+    const result = await reconcile(db);
+    // A run the operator asked for is an action on record; a page view is a read.
+    if (run) {
+      const details = { kind: "ledger", ok: result.ok, accounts_checked: result.accounts_checked, divergences: result.divergences.length };
+      await recordAction(db, { actor: c.var.session.actor, action: "reconciliation_run", accountId: null, details });
+    }
+    return result;
+  });
   return page(c, <ReconciliationPage report={report} ranAt={new Date().toISOString()} csrfToken={c.var.csrfToken} />);
 }
 
-accountPages.get("/reconciliation", (c) => reconciliationPage(c));
-accountPages.post("/reconciliation", requireCsrf(), (c) => reconciliationPage(c));
+accountPages.get("/reconciliation", (c) => reconciliationPage(c, false));
+accountPages.post("/reconciliation", requireCsrf(), (c) => reconciliationPage(c, true));

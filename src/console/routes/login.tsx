@@ -1,11 +1,12 @@
 // Login and logout. Login checks the operator token in constant time and sets the signed
 // session cookie; a wrong token (a client JWT included) gets the form again with a 401.
 import { Hono } from "hono";
+import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
 import { sameSecret } from "../../http/auth/ops-auth.ts";
 import { log } from "../../http/request-id.ts";
 import type { ConsoleEnv } from "../console-env.ts";
-import { notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
-import { page } from "../render.ts";
+import { accessIdentity, notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
+import { page } from "../render.tsx";
 import { consoleKey, issueSession, readSession } from "../session.ts";
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../session-cookie.ts";
 import { LoginPage } from "../views/login.tsx";
@@ -17,6 +18,10 @@ export const loginRoutes = new Hono<ConsoleEnv>();
 
 loginRoutes.get("/login", async (c) => {
   if (!c.env.OPS_TOKEN) return notConfigured(c);
+  // Behind Cloudflare Access the person is already known: no token login.
+  const access = await accessIdentity(c);
+  if (access instanceof Response) return access;
+  if (access) return c.redirect("/console", 303);
   const session = await readSession(await consoleKey(c.env.OPS_TOKEN), readSessionCookie(c), Date.now());
   if (session) return c.redirect("/console", 303);
   return page(c, <LoginPage />);
@@ -31,6 +36,8 @@ loginRoutes.post("/login", async (c) => {
   const token = typeof form.token === "string" ? form.token : "";
   if (token === "" || token.length > tokenLengthMax || !(await sameSecret(token, c.env.OPS_TOKEN))) {
     log(c, "console_login_refused", {}, "warn");
+    const throttled = await throttleFailedAuth(c);
+    if (throttled) return throttled;
     return page(c, <LoginPage error="That operator token is not valid. Nothing was opened." />, 401);
   }
   const { cookieValue } = await issueSession(await consoleKey(c.env.OPS_TOKEN), Date.now());

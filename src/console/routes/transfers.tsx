@@ -1,25 +1,27 @@
 // Search, the transfer page, and resolving a needs_review transfer (form, confirmation, result).
 // Resolution goes through the transfer's saga object, exactly as POST /ops/transfers/:id/resolve.
+
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { callObject, ObjectFault } from "../../http/object-call.ts";
 import { log } from "../../http/request-id.ts";
 import { controlProblem } from "../../http/text.ts";
+import type { OperatorOutcome } from "../../saga/transition.ts";
 import type { ResolveResult } from "../../saga-object.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { search } from "../data/search.ts";
-import { readTransferStory } from "../data/story.ts";
+import { readTransferStory, type TransferStory } from "../data/story.ts";
 import { requireCsrf } from "../guard.tsx";
-import { page } from "../render.ts";
+import { page } from "../render.tsx";
 import { RefusalPage } from "../views/refusal.tsx";
-import { ConfirmPage, noteLengthMax } from "../views/resolve.tsx";
+import { ConfirmPage, choicesFor, noteLengthMax } from "../views/resolve.tsx";
 import { SearchPage } from "../views/search.tsx";
 import { TransferPage } from "../views/transfer.tsx";
 
 const resolveForm = z.object({
-  outcome: z.enum(["sent", "not_sent"], { error: "Choose whether the Pix was sent or not." }),
+  outcome: z.enum(["sent", "not_sent", "approve"], { error: "Choose one of the outcomes." }),
   note: z
     .string({ error: "A note is required." })
     .trim()
@@ -30,6 +32,11 @@ const resolveForm = z.object({
     }),
   confirm: z.literal("yes").optional(),
 });
+
+const wrongOutcome = (story: TransferStory) =>
+  story.held_before_sending
+    ? "Nothing was sent for this transfer yet: approve it (send it) or reject it (not sent). Nothing was changed."
+    : "This transfer was already sent to the provider: mark it sent or not sent, as the provider's records show. Nothing was changed.";
 
 export const transferPages = new Hono<ConsoleEnv>();
 
@@ -68,6 +75,9 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
   const notInReview = (state: string) => `Only a transfer in needs_review can be resolved; this one is ${state}. Nothing was changed.`;
   if (story.state !== "needs_review")
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={notInReview(story.state)} />, 409);
+  if (!choicesFor(story).some((choice) => choice.outcome === outcome)) {
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={wrongOutcome(story)} />, 409);
+  }
   if (confirm !== "yes") return page(c, <ConfirmPage story={story} outcome={outcome} note={note} csrfToken={csrfToken} />);
 
   const result = await resolveThroughSaga(c, id, outcome, note);
@@ -78,6 +88,8 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
     const error = "The resolution could not be recorded just now. Nothing changed; try again.";
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={error} />, 503);
   }
+  if (result.outcome === "wrong_outcome")
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={wrongOutcome(story)} />, 409);
   if (result.outcome === "not_in_review") {
     // Someone else resolved it between the confirmation and now: show what it is.
     const current = (await withConsoleDb(c.env, (db) => readTransferStory(db, id))) ?? story;
@@ -89,9 +101,11 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
 });
 
 /** An interrupted object call is the same for an operator as a database that did not answer. */
-async function resolveThroughSaga(c: Context<ConsoleEnv>, id: string, outcome: "sent" | "not_sent", note: string): Promise<ResolveResult> {
+async function resolveThroughSaga(c: Context<ConsoleEnv>, id: string, outcome: OperatorOutcome, note: string): Promise<ResolveResult> {
   try {
-    return await callObject<ResolveResult>(c, "resolve", () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note));
+    return await callObject<ResolveResult>(c, "resolve", () =>
+      c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note, c.var.session.actor),
+    );
   } catch (error) {
     if (error instanceof ObjectFault) return { outcome: "unavailable" };
     throw error;

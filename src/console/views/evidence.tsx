@@ -5,7 +5,7 @@ import { formatCents, formatTime } from "../format.ts";
 import { StateBadge } from "./layout.tsx";
 
 /** JSON evidence as text: provider answers are untrusted, and JSX escapes whatever they say. */
-function JsonBlock({ value }: { value: unknown }) {
+export function JsonBlock({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span>—</span>;
   return <pre>{JSON.stringify(value, null, 2)}</pre>;
 }
@@ -34,7 +34,7 @@ export function Timeline({ history }: { history: HistoryEntry[] }) {
               </td>
               <td data-label="From">{h.from ?? "—"}</td>
               <td data-label="Reason">{h.reason ?? "—"}</td>
-              <td data-label="Actor">{h.actor}</td>
+              <td data-label="Actor">{actorOf(h)}</td>
               <td data-label="Evidence">
                 <JsonBlock value={h.evidence} />
               </td>
@@ -44,6 +44,16 @@ export function Timeline({ history }: { history: HistoryEntry[] }) {
       </table>
     </div>
   );
+}
+
+/** An operator's row names the person (or ops-token) recorded in its evidence. */
+function actorOf(h: HistoryEntry): string {
+  const evidence = h.evidence;
+  if (h.actor === "operator" && typeof evidence === "object" && evidence !== null && "operator" in evidence) {
+    const who = (evidence as { operator: unknown }).operator;
+    if (typeof who === "string") return `operator (${who})`;
+  }
+  return h.actor;
 }
 
 export function ProviderCalls({ calls }: { calls: ProviderCall[] }) {

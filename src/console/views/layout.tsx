@@ -1,6 +1,7 @@
 // The page frame: document head, the navigation (with the logout form when signed in), and the
 // main landmark with the page's one h1. Every page goes through here, so every page has them.
-import type { Child } from "hono/jsx";
+import { type Child, useContext } from "hono/jsx";
+import { ActorContext } from "../render.tsx";
 
 export interface LayoutProps {
   title: string;
@@ -10,6 +11,8 @@ export interface LayoutProps {
 }
 
 export function Layout({ title, csrfToken, children }: LayoutProps) {
+  // Who is signed in (an Access email, or ops-token), named beside the navigation.
+  const actor = useContext(ActorContext);
   return (
     <html lang="en">
       <head>
@@ -31,6 +34,8 @@ export function Layout({ title, csrfToken, children }: LayoutProps) {
                 <a href="/console">Search</a>
                 <a href="/console/queue">Review queue</a>
                 <a href="/console/reconciliation">Reconciliation</a>
+                <a href="/console/audit">Audit</a>
+                {actor === undefined ? null : <span class="actor">Signed in as {actor}</span>}
                 <form method="post" action="/console/logout">
                   <input type="hidden" name="csrf" value={csrfToken} />
                   <button type="submit">Log out</button>

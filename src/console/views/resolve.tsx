@@ -4,13 +4,36 @@ import type { TransferStory } from "../data/story.ts";
 import { formatCents } from "../format.ts";
 import { Layout } from "./layout.tsx";
 
-export type ResolveOutcome = "sent" | "not_sent";
+export type ResolveOutcome = "sent" | "not_sent" | "approve";
 export const noteLengthMax = 1_000;
 
+/** What each button does to the money, in the words the operator reads before confirming. */
 export function effectOf(outcome: ResolveOutcome, story: TransferStory): string {
-  return outcome === "sent"
-    ? `The Pix left: settle the hold. ${formatCents(story.amount_cents)} leaves account ${story.account_id} for good (state completed).`
-    : `The Pix was not made: release the hold. ${formatCents(story.amount_cents)} goes back to account ${story.account_id} (state compensated, not_sent).`;
+  const amount = formatCents(story.amount_cents);
+  switch (outcome) {
+    case "sent":
+      return `The Pix left: settle the hold. ${amount} leaves account ${story.account_id} for good (state completed).`;
+    case "approve":
+      return `The Pix is sent now: ${amount} goes to the provider for ${story.pix_key} and leaves account ${story.account_id} once the provider confirms.`;
+    case "not_sent":
+      return story.held_before_sending
+        ? `The Pix is never sent: release the hold. ${amount} goes back to account ${story.account_id} (state compensated, not_sent).`
+        : `The Pix was not made: release the hold. ${amount} goes back to account ${story.account_id} (state compensated, not_sent).`;
+  }
+}
+
+/** The two outcomes that fit this hold, with their labels. */
+export function choicesFor(story: TransferStory): { outcome: ResolveOutcome; label: string }[] {
+  if (story.held_before_sending) {
+    return [
+      { outcome: "approve", label: "Approve: send this Pix now (nothing has been sent yet)" },
+      { outcome: "not_sent", label: "Reject: do not send it (release the hold to the account)" },
+    ];
+  }
+  return [
+    { outcome: "sent", label: "Sent: the provider paid it (settle the hold)" },
+    { outcome: "not_sent", label: "Not sent: the provider did not pay it (release the hold to the account)" },
+  ];
 }
 
 export function ResolveForm({ story, csrfToken }: { story: TransferStory; csrfToken: string }) {
@@ -18,15 +41,13 @@ export function ResolveForm({ story, csrfToken }: { story: TransferStory; csrfTo
     <form class="stack panel" method="post" action={`/console/transfers/${story.id}/resolve`}>
       <input type="hidden" name="csrf" value={csrfToken} />
       <fieldset>
-        <legend>What happened to this Pix?</legend>
-        <div class="choice">
-          <input type="radio" id="outcome-sent" name="outcome" value="sent" required />
-          <label for="outcome-sent">Sent: the money left (settle the hold)</label>
-        </div>
-        <div class="choice">
-          <input type="radio" id="outcome-not-sent" name="outcome" value="not_sent" />
-          <label for="outcome-not-sent">Not sent: nothing left (release the hold to the account)</label>
-        </div>
+        <legend>{story.held_before_sending ? "Held before sending: send this Pix?" : "What happened to this Pix?"}</legend>
+        {choicesFor(story).map(({ outcome, label }, index) => (
+          <div class="choice">
+            <input type="radio" id={`outcome-${outcome}`} name="outcome" value={outcome} required={index === 0} />
+            <label for={`outcome-${outcome}`}>{label}</label>
+          </div>
+        ))}
       </fieldset>
       <div>
         <label for="note">
@@ -49,7 +70,8 @@ export interface ConfirmProps {
 }
 
 export function ConfirmPage({ story, outcome, note, csrfToken }: ConfirmProps) {
-  const label = outcome === "sent" ? "Confirm: mark as sent" : "Confirm: mark as not sent";
+  const labels = { sent: "Confirm: mark as sent", approve: "Confirm: send this Pix now", not_sent: "Confirm: mark as not sent" };
+  const label = labels[outcome];
   return (
     <Layout title="Confirm the resolution" csrfToken={csrfToken}>
       <div class="warning" role="alert">
@@ -80,7 +102,7 @@ export function ConfirmPage({ story, outcome, note, csrfToken }: ConfirmProps) {
         <input type="hidden" name="outcome" value={outcome} />
         <input type="hidden" name="note" value={note} />
         <input type="hidden" name="confirm" value="yes" />
-        <button type="submit" class={outcome === "sent" ? "" : "danger"}>
+        <button type="submit" class={outcome === "not_sent" ? "danger" : ""}>
           {label}
         </button>
         <a class="button secondary" href={`/console/transfers/${story.id}`}>

@@ -1,6 +1,8 @@
 // Client auth for /v1/* (CONTRACT §2): a JWT whose `sub` is the account id. The algorithm is
 // pinned by configuration, never by the token: HS256 with JWT_SECRET, or, when JWT_JWKS_URL is
-// set, RS256/ES256 from that JWKS only (HS256 off). JWT_ISSUER/JWT_AUDIENCE are checked when set.
+// set, RS256/ES256 from that JWKS only (HS256 off), where JWT_ISSUER and JWT_AUDIENCE are required:
+// a shared key set (Firebase's serves every project) signs tokens for other audiences too.
+// JWT_ISSUER/JWT_AUDIENCE are checked whenever set.
 //
 //   const v1 = new Hono<{ Bindings: Env; Variables: ClientAuthVariables }>();
 //   v1.use(clientAuth());                          // once per app, so the JWKS cache is shared
@@ -34,12 +36,14 @@ export type ClientAuthOptions = {
 const failureDetails: Record<JwtFailure | "bad_subject", string> = {
   malformed: "The bearer token is not a well-formed JWT.",
   algorithm_not_allowed: "The bearer token is not signed with an accepted algorithm.",
+  wrong_type: "The bearer token's typ header is not JWT or at+jwt.",
   unknown_key: "The bearer token is signed with an unknown key.",
   keys_unavailable: "The keys that sign bearer tokens cannot be fetched right now.",
   bad_signature: "The bearer token's signature is not valid.",
   missing_exp: "The bearer token has no expiry (exp).",
   expired: "The bearer token has expired.",
   not_yet_valid: "The bearer token is not valid yet (nbf).",
+  issued_in_future: "The bearer token claims to be issued in the future (iat).",
   wrong_issuer: "The bearer token is from another issuer.",
   wrong_audience: "The bearer token is for another audience.",
   bad_subject: "The bearer token's subject is not an account id.",
@@ -61,6 +65,16 @@ export function clientAuth(
       );
     }
     const jwksUrl = c.env.JWT_JWKS_URL;
+    if (jwksUrl && (!c.env.JWT_ISSUER || !c.env.JWT_AUDIENCE)) {
+      // Refused here too, whatever let the configuration through: without both, any token the
+      // key set signs for anyone would open any account.
+      log(c, "jwks_without_issuer_or_audience", {}, "error");
+      return problem(c, 503, {
+        type: "misconfigured",
+        detail: "Client authentication is not configured completely.",
+        headers: { "Retry-After": "60" },
+      });
+    }
     // iss/aud are checked whenever configured, in either mode: configured means enforced.
     const claimChecks = { nowMs: nowMs(), issuer: c.env.JWT_ISSUER || undefined, audience: c.env.JWT_AUDIENCE || undefined };
     const result = jwksUrl

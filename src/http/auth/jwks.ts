@@ -4,8 +4,10 @@
 //   const jwks = new JwksCache(url, fetchJwks);
 //   await jwks.lookup({ alg: "RS256", kid: "2026-11" }, Date.now())  // KeyLookup
 //
-// Only resolved CryptoKeys are shared between requests, never a pending fetch: workerd does not
-// let one request wait on I/O that another request started.
+// Only fetched key sets are shared between requests, never a pending fetch: workerd does not
+// let one request wait on I/O that another request started. jose (createLocalJWKSet) picks and
+// imports the key; this keeps the fetching policy: TTL, rate-limited refetch, stale-if-error.
+import { createLocalJWKSet, type JWK } from "jose";
 import type { JwtKeyQuery, KeyLookup } from "./jwt.ts";
 
 export type JwksFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -21,14 +23,15 @@ export const jwksKeysMax = 20;
 export const jwksBodyCharsMax = 64 * 1024;
 const rsaModulusBytesMin = 256; // RSA keys under 2048 bits are refused.
 
-type JwksKey = { alg: "RS256" | "ES256"; key: CryptoKey };
-
 export const defaultJwksFetch: JwksFetch = (url, init) => fetch(url, init);
+
+type KeySet = { keys: JWK[] };
 
 export class JwksCache {
   readonly url: string;
   private readonly fetchJwks: JwksFetch;
-  private keys = new Map<string, JwksKey>();
+  private kids = new Set<string>();
+  private keySet: ReturnType<typeof createLocalJWKSet> | undefined;
   private fetchedAtMs: number | undefined;
   private attemptedAtMs: number | undefined;
 
@@ -41,16 +44,19 @@ export class JwksCache {
     // Without a kid there is nothing to pick a key by; guessing would try every key.
     if (query.kid === undefined) return { ok: false, failure: "unknown_key" };
     const expired = this.fetchedAtMs === undefined || nowMs - this.fetchedAtMs >= jwksCacheTtlMs;
-    const unknownKid = !this.keys.has(query.kid);
+    const unknownKid = !this.kids.has(query.kid);
     const mayAttempt = this.attemptedAtMs === undefined || nowMs - this.attemptedAtMs >= jwksRefetchIntervalMsMin;
     if ((expired || unknownKid) && mayAttempt) await this.refresh(nowMs);
-    if (this.fetchedAtMs === undefined || nowMs - this.fetchedAtMs >= jwksCacheTtlMs + jwksStaleMsMax) {
+    if (this.keySet === undefined || this.fetchedAtMs === undefined || nowMs - this.fetchedAtMs >= jwksCacheTtlMs + jwksStaleMsMax) {
       return { ok: false, failure: "keys_unavailable" };
     }
-    const entry = this.keys.get(query.kid);
-    // A key published for one algorithm is never used with another.
-    if (entry === undefined || entry.alg !== query.alg) return { ok: false, failure: "unknown_key" };
-    return { ok: true, key: entry.key };
+    try {
+      // jose matches kid, the key type to the algorithm (a key published for one is never used
+      // with another) and `use`; it imports each key once per fetched set.
+      return { ok: true, key: await this.keySet({ alg: query.alg, kid: query.kid }) };
+    } catch {
+      return { ok: false, failure: "unknown_key" };
+    }
   }
 
   /** On failure the previous keys stay; `lookup` decides how long they may be trusted. */
@@ -64,7 +70,9 @@ export class JwksCache {
       if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
       const text = await response.text();
       if (text.length > jwksBodyCharsMax) throw new Error("JWKS too large");
-      this.keys = await importKeySet(JSON.parse(text));
+      const keySet = usableKeys(JSON.parse(text));
+      this.keySet = createLocalJWKSet(keySet);
+      this.kids = new Set(keySet.keys.map((jwk) => jwk.kid ?? ""));
       this.fetchedAtMs = nowMs;
     } catch (error) {
       console.warn(JSON.stringify({ event: "jwks_fetch_failed", url: this.url, error: String(error) }));
@@ -72,31 +80,29 @@ export class JwksCache {
   }
 }
 
-/** Keys we cannot use (other types, encryption keys, weak RSA) are skipped, not fatal. */
-async function importKeySet(body: unknown): Promise<Map<string, JwksKey>> {
-  const keys = new Map<string, JwksKey>();
+/**
+ * The signing keys we accept, public members only (a JWKS that leaks `d` must still give us a
+ * verify-only key). Others (other types, encryption keys, weak RSA) are skipped, not fatal.
+ */
+function usableKeys(body: unknown): KeySet {
   if (!isRecord(body) || !Array.isArray(body.keys)) throw new Error("JWKS has no keys array");
+  const keys: JWK[] = [];
   for (const jwk of body.keys.slice(0, jwksKeysMax)) {
     if (!isRecord(jwk) || typeof jwk.kid !== "string" || (jwk.use !== undefined && jwk.use !== "sig")) continue;
-    const imported = await importJwk(jwk).catch(() => undefined);
-    if (imported !== undefined) keys.set(jwk.kid, imported);
+    const publicJwk = publicSigningKey(jwk);
+    if (publicJwk !== undefined) keys.push({ ...publicJwk, kid: jwk.kid, use: "sig" });
   }
-  return keys;
+  return { keys };
 }
 
-async function importJwk(jwk: Record<string, unknown>): Promise<JwksKey | undefined> {
+function publicSigningKey(jwk: Record<string, unknown>): JWK | undefined {
   if (jwk.kty === "RSA" && (jwk.alg === undefined || jwk.alg === "RS256")) {
     if (typeof jwk.n !== "string" || typeof jwk.e !== "string" || (jwk.n.length * 3) / 4 < rsaModulusBytesMin) return undefined;
-    // Only the public members: a JWKS that leaks `d` must still give us a verify-only key.
-    const publicJwk: JsonWebKey = { kty: "RSA", n: jwk.n, e: jwk.e };
-    const key = await crypto.subtle.importKey("jwk", publicJwk, { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["verify"]);
-    return { alg: "RS256", key };
+    return { kty: "RSA", n: jwk.n, e: jwk.e, alg: "RS256" };
   }
   if (jwk.kty === "EC" && jwk.crv === "P-256" && (jwk.alg === undefined || jwk.alg === "ES256")) {
     if (typeof jwk.x !== "string" || typeof jwk.y !== "string") return undefined;
-    const publicJwk: JsonWebKey = { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y };
-    const key = await crypto.subtle.importKey("jwk", publicJwk, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-    return { alg: "ES256", key };
+    return { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y, alg: "ES256" };
   }
   return undefined;
 }

@@ -1,22 +1,25 @@
-// A small JWS/JWT verifier over crypto.subtle with the algorithm pinned by the caller, never
-// chosen by the token: `alg: none`, an HS256 token against RSA keys and the like fail here.
+// JWT verification with `jose`, the algorithm pinned by the caller, never chosen by the token:
+// `alg: none`, an HS256 token against RSA keys and the like fail here. jose's errors are turned
+// into a closed set of failures, so every caller answers the same way for the same fault.
 //
 //   const result = await verifyJwt(token, { algorithms: ["HS256"], resolveKey, nowMs: Date.now() });
 //   if (!result.ok) ... result.failure  // "expired", "bad_signature", ...
 //
-// Written rather than taken from hono/jwt because that one treats `exp` as optional and has no
-// clock skew; this is about a hundred lines and every rule is visible.
-import { decodeBase64Url } from "./base64url.ts";
+// On top of jose: `exp` is required, `typ` when present must be a JWT media type, `iat` may not
+// be in the future, and tokens over a size bound are refused before any decoding.
+import { decodeJwt, decodeProtectedHeader, errors, type JWTPayload, jwtVerify } from "jose";
 
 export const jwtAlgorithms = ["HS256", "RS256", "ES256"] as const;
 export type JwtAlgorithm = (typeof jwtAlgorithms)[number];
 
-/** Tolerated clock difference between the token issuer and us, for `exp` and `nbf`. */
+/** Tolerated clock difference between the token issuer and us, for `exp`, `nbf` and `iat`. */
 export const clockSkewMs = 30_000;
 /** Longer tokens are rejected before any decoding or crypto work. */
 export const tokenLengthMax = 8 * 1024;
+/** RFC 7519 §5.1 and RFC 9068 §2.1: the `typ` values of a JWT and of an OAuth access token. */
+const acceptedTypes = new Set(["jwt", "at+jwt", "application/jwt", "application/at+jwt"]);
 
-export type JwtClaims = Record<string, unknown>;
+export type JwtClaims = JWTPayload;
 
 /** What a verifier needs to know to pick a key; `kid` is undefined when the token has none. */
 export type JwtKeyQuery = { alg: JwtAlgorithm; kid: string | undefined };
@@ -34,37 +37,30 @@ export type JwtVerifyOptions = {
 export type JwtFailure =
   | "malformed"
   | "algorithm_not_allowed"
+  | "wrong_type"
   | "unknown_key"
   | "keys_unavailable"
   | "bad_signature"
   | "missing_exp"
   | "expired"
   | "not_yet_valid"
+  | "issued_in_future"
   | "wrong_issuer"
   | "wrong_audience";
 
 export type JwtVerifyResult = { ok: true; claims: JwtClaims } | { ok: false; failure: JwtFailure };
 
-/** WebCrypto parameters per JWS algorithm (RFC 7518 §3). ES256 signatures are raw r||s, as WebCrypto wants. */
-const verifyParams: Record<JwtAlgorithm, { name: string; hash?: string }> = {
-  HS256: { name: "HMAC" },
-  RS256: { name: "RSASSA-PKCS1-v1_5" },
-  ES256: { name: "ECDSA", hash: "SHA-256" },
-};
+/** Thrown from the key resolver to carry a lookup failure through jose unchanged. */
+class KeyLookupFailed extends Error {
+  readonly failure: "unknown_key" | "keys_unavailable";
+  constructor(failure: "unknown_key" | "keys_unavailable") {
+    super(failure);
+    this.failure = failure;
+  }
+}
 
 function fail(failure: JwtFailure): JwtVerifyResult {
   return { ok: false, failure };
-}
-
-function decodeJsonObject(part: string): Record<string, unknown> | undefined {
-  const bytes = decodeBase64Url(part);
-  if (bytes === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function isAllowed(alg: unknown, allowed: readonly JwtAlgorithm[]): alg is JwtAlgorithm {
@@ -72,58 +68,78 @@ function isAllowed(alg: unknown, allowed: readonly JwtAlgorithm[]): alg is JwtAl
 }
 
 export async function verifyJwt(token: string, options: JwtVerifyOptions): Promise<JwtVerifyResult> {
-  if (token.length > tokenLengthMax) return fail("malformed");
-  const parts = token.split(".");
-  if (parts.length !== 3) return fail("malformed");
-  const [headerPart = "", payloadPart = "", signaturePart = ""] = parts;
-  const header = decodeJsonObject(headerPart);
-  const claims = decodeJsonObject(payloadPart);
-  const signature = decodeBase64Url(signaturePart);
-  if (header === undefined || claims === undefined || signature === undefined) return fail("malformed");
-  if (!isAllowed(header.alg, options.algorithms)) return fail("algorithm_not_allowed");
-  // RFC 7515 §4.1.11: a token naming extensions we do not implement must be rejected.
-  if (header.crit !== undefined) return fail("malformed");
-  if (header.kid !== undefined && typeof header.kid !== "string") return fail("malformed");
-
-  const lookup = await options.resolveKey({ alg: header.alg, kid: header.kid });
-  if (!lookup.ok) return fail(lookup.failure);
-  const signedBytes = new TextEncoder().encode(`${headerPart}.${payloadPart}`);
-  if (!(await signatureMatches(header.alg, lookup.key, signature, signedBytes))) return fail("bad_signature");
-  // Claims are checked only once the signature holds, so a forged token learns nothing from them.
-  return checkClaims(claims, options);
-}
-
-async function signatureMatches(alg: JwtAlgorithm, key: CryptoKey, signature: BufferSource, signed: BufferSource): Promise<boolean> {
-  const params = verifyParams[alg];
-  // A key of another family (an HMAC key offered for RS256) must never be tried.
-  if (key.algorithm.name !== params.name) return false;
+  if (token.length > tokenLengthMax || token.split(".").length !== 3) return fail("malformed");
+  let header: ReturnType<typeof decodeProtectedHeader>;
   try {
-    return await crypto.subtle.verify(params, key, signature, signed);
+    header = decodeProtectedHeader(token);
+    // A payload that is no JSON object is malformed whatever its signature: say so first.
+    decodeJwt(token);
   } catch {
-    return false; // e.g. an ES256 signature of the wrong length
+    return fail("malformed");
+  }
+  // Checked before jose so the answer names the algorithm, whatever else is wrong.
+  if (!isAllowed(header.alg, options.algorithms)) return fail("algorithm_not_allowed");
+  if (header.kid !== undefined && typeof header.kid !== "string") return fail("malformed");
+  if (header.typ !== undefined && (typeof header.typ !== "string" || !acceptedTypes.has(header.typ.toLowerCase()))) {
+    return fail("wrong_type");
+  }
+  const alg = header.alg;
+  const kid = header.kid;
+  // A fault of the key source (e.g. a missing secret) is ours, not the token's: it is rethrown.
+  let keyFault: { error: unknown } | undefined;
+  try {
+    const { payload } = await jwtVerify(
+      token,
+      async () => {
+        const lookup = await options.resolveKey({ alg, kid }).catch((error: unknown) => {
+          keyFault = { error };
+          throw error;
+        });
+        if (!lookup.ok) throw new KeyLookupFailed(lookup.failure);
+        return lookup.key;
+      },
+      {
+        algorithms: [...options.algorithms],
+        currentDate: new Date(options.nowMs),
+        clockTolerance: clockSkewMs / 1000,
+        requiredClaims: ["exp"],
+        ...(options.issuer === undefined ? {} : { issuer: options.issuer }),
+        ...(options.audience === undefined ? {} : { audience: options.audience }),
+      },
+    );
+    // jose checks `iat` only with maxTokenAge; a token minted in the future is a forged or broken clock.
+    if (payload.iat !== undefined && payload.iat * 1000 - clockSkewMs > options.nowMs) return fail("issued_in_future");
+    return { ok: true, claims: payload };
+  } catch (error) {
+    if (keyFault !== undefined) throw keyFault.error;
+    return fail(failureOf(error));
   }
 }
 
-function checkClaims(claims: JwtClaims, options: JwtVerifyOptions): JwtVerifyResult {
-  const { nowMs } = options;
-  if (claims.exp === undefined) return fail("missing_exp");
-  if (!isNumericDate(claims.exp)) return fail("malformed");
-  if (claims.exp * 1000 + clockSkewMs <= nowMs) return fail("expired");
-  if (claims.nbf !== undefined) {
-    if (!isNumericDate(claims.nbf)) return fail("malformed");
-    if (claims.nbf * 1000 - clockSkewMs > nowMs) return fail("not_yet_valid");
+/** jose's error classes, by what a client should be told. */
+function failureOf(error: unknown): JwtFailure {
+  if (error instanceof KeyLookupFailed) return error.failure;
+  if (error instanceof errors.JWTExpired) return error.claim === "iat" ? "issued_in_future" : "expired";
+  if (error instanceof errors.JWTClaimValidationFailed) {
+    if (error.reason === "invalid") return "malformed";
+    switch (error.claim) {
+      case "exp":
+        return "missing_exp";
+      case "nbf":
+        return "not_yet_valid";
+      case "iat":
+        return "issued_in_future";
+      case "iss":
+        return "wrong_issuer";
+      case "aud":
+        return "wrong_audience";
+      default:
+        return "malformed";
+    }
   }
-  if (options.issuer !== undefined && claims.iss !== options.issuer) return fail("wrong_issuer");
-  if (options.audience !== undefined && !audienceIncludes(claims.aud, options.audience)) return fail("wrong_audience");
-  return { ok: true, claims };
-}
-
-function isNumericDate(value: unknown): value is number {
-  return typeof value === "number" && Number.isFinite(value);
-}
-
-/** RFC 7519 §4.1.3: `aud` is a string or an array of strings. */
-function audienceIncludes(aud: unknown, audience: string): boolean {
-  if (typeof aud === "string") return aud === audience;
-  return Array.isArray(aud) && aud.includes(audience);
+  if (error instanceof errors.JWSSignatureVerificationFailed) return "bad_signature";
+  if (error instanceof errors.JOSEAlgNotAllowed) return "algorithm_not_allowed";
+  if (error instanceof errors.JWKSNoMatchingKey || error instanceof errors.JWKSMultipleMatchingKeys) return "unknown_key";
+  // JWSInvalid, JWTInvalid, JOSENotSupported (e.g. `crit`), a key of the wrong type (TypeError).
+  return "malformed";
 }

@@ -1,26 +1,72 @@
-// Operator auth for /ops/* (CONTRACT §5): `Authorization: Bearer <OPS_TOKEN>`, compared in
-// constant time. A client JWT is just a wrong token here.
+// Operator auth for /ops/* (CONTRACT §5): a person through Cloudflare Access
+// (`Cf-Access-Jwt-Assertion`, actor = its email), or a machine with
+// `Authorization: Bearer <OPS_TOKEN>` compared in constant time (actor `ops-token`).
+// A client JWT is just a wrong token here. Failed attempts are throttled per source IP.
 //
 //   ops.use(opsAuth());
-import type { MiddlewareHandler } from "hono";
+//   c.get("actor")   // "ana@fintech.com.br" or "ops-token", recorded with every operator action
+import type { Context, MiddlewareHandler } from "hono";
+import { problem } from "../problem.ts";
 import { log } from "../request-id.ts";
+import { type AccessBindings, type AccessVerifier, accessAssertionHeader, workerAccessVerifier } from "./access.ts";
+import { throttleFailedAuth } from "./auth-throttle.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
+import { jwksRefetchIntervalMsMin } from "./jwks.ts";
 
-export type OpsAuthBindings = Pick<Env, "OPS_TOKEN">;
+export type OpsAuthBindings = Pick<Env, "OPS_TOKEN"> & AccessBindings & Partial<Pick<Env, "OPS_AUTH_RATE_LIMIT">>;
+export type OpsActorVariables = { actor: string };
+/** The actor a request with OPS_TOKEN records: a machine, not a person. */
+export const opsTokenActor = "ops-token";
 
-export function opsAuth(): MiddlewareHandler<{ Bindings: OpsAuthBindings }> {
+export type OpsAuthOptions = {
+  /** Tests pass one that serves their Access keys. */
+  access?: AccessVerifier;
+  nowMs?: () => number;
+};
+
+type OpsContext = Context<{ Bindings: OpsAuthBindings; Variables: OpsActorVariables }>;
+
+export function opsAuth(options: OpsAuthOptions = {}): MiddlewareHandler<{ Bindings: OpsAuthBindings; Variables: OpsActorVariables }> {
+  const access = options.access ?? workerAccessVerifier;
+  const nowMs = options.nowMs ?? Date.now;
   return async (c, next) => {
-    const expected = c.env.OPS_TOKEN;
-    if (!expected) {
-      // Fail closed: an unset token must not mean "no token needed".
-      log(c, "ops_token_unset", {}, "error");
-      return unauthorized(c, "Operator access is not configured.", false);
-    }
-    const bearer = bearerToken(c);
-    if (!bearer.ok) return unauthorized(c, "An operator bearer token is required.", bearer.reason === "malformed");
-    if (!(await sameSecret(bearer.token, expected))) return unauthorized(c, "The operator token is not valid.", true);
+    const actor = await operatorOf(c, access, nowMs());
+    if (actor instanceof Response) return actor;
+    c.set("actor", actor);
     await next();
   };
+}
+
+/** The actor, or the response that refuses the request. */
+async function operatorOf(c: OpsContext, access: AccessVerifier, nowMs: number): Promise<string | Response> {
+  const identity = await access.identify(c.req.header(accessAssertionHeader), c.env, nowMs);
+  switch (identity.outcome) {
+    case "person":
+      return identity.email;
+    case "keys_unavailable":
+      log(c, "access_certs_unavailable", {}, "error");
+      return problem(c, 503, {
+        type: "unavailable",
+        detail: "The keys that sign Access assertions cannot be fetched right now.",
+        headers: { "Retry-After": String(jwksRefetchIntervalMsMin / 1000) },
+      });
+    case "refused":
+      log(c, "access_assertion_refused", { failure: identity.failure }, "warn");
+      return (await throttleFailedAuth(c)) ?? unauthorized(c, "The Access assertion is not valid.", true);
+    case "absent":
+      break;
+  }
+  const expected = c.env.OPS_TOKEN;
+  const bearer = bearerToken(c);
+  if (!expected) {
+    // Fail closed: an unset token must not mean "no token needed".
+    log(c, "ops_token_unset", {}, "error");
+    return (await throttleFailedAuth(c)) ?? unauthorized(c, "Operator access is not configured.", false);
+  }
+  if (bearer.ok && (await sameSecret(bearer.token, expected))) return opsTokenActor;
+  const presented = bearer.ok || bearer.reason === "malformed";
+  const detail = bearer.ok ? "The operator token is not valid." : "An operator bearer token or an Access assertion is required.";
+  return (await throttleFailedAuth(c)) ?? unauthorized(c, detail, presented);
 }
 
 /**

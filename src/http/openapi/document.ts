@@ -27,7 +27,8 @@ Money is always integer centavos (\`*_cents\`); times are RFC 3339 UTC.
 - A known path with a method it does not support is 405 with \`Allow\`; an unknown path is 404.
 - A transfer replay is matched on the normalised request: a CPF with or without punctuation is the same request.
 - \`POST /v1/transfers\` is rate limited per account; past the limit, 429 with \`Retry-After\`.
-- \`POST /ops/accounts/{id}/credits\` answers 200 with the balance, with \`Idempotent-Replayed: true\` on a repeat; the same key with another amount is 422.
+- \`POST /ops/accounts/{id}/credits\` answers 200 with the balance, with \`Idempotent-Replayed: true\` on a repeat; the same key with another amount is 422. Above OPS_CREDIT_APPROVAL_ABOVE_CENTS it answers 202 \`pending_approval\` until another person approves it.
+- Failed operator sign-ins are throttled per source IP (\`CF-Connecting-IP\`): 429 with \`Retry-After\`.
 - \`GET /ops/transfers?state=…\` lists oldest first (a work queue); without \`state\`, newest first.
 - The provider's send is rejected for good only on a 4xx other than 408/409/425/429; those, 5xx, timeouts and malformed or contradicting answers are unknown and checked later: a transfer is never compensated on an unknown outcome.`;
 
@@ -39,7 +40,19 @@ const securitySchemes: Record<string, SecurityScheme> = {
     description:
       "A JWT whose `sub` is the account id; `exp` required. The algorithm is pinned by configuration: HS256 with JWT_SECRET, or RS256/ES256 from JWT_JWKS_URL (then HS256 is off). `iss`/`aud` are checked when configured.",
   },
-  opsToken: { type: "http", scheme: "bearer", description: "The operator token (OPS_TOKEN), compared in constant time." },
+  accessJwt: {
+    type: "apiKey",
+    in: "header",
+    name: "Cf-Access-Jwt-Assertion",
+    description:
+      "Operators as people: the Cloudflare Access assertion (RS256; `iss` is ACCESS_TEAM_DOMAIN, `aud` contains ACCESS_AUD). Its `email` is the actor recorded for every action. `Cf-Access-Authenticated-User-Email` is never read.",
+  },
+  opsToken: {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "The operator token (OPS_TOKEN) for machines, compared in constant time; its actor is `ops-token`, which never approves a credit.",
+  },
   webhookSignature: {
     type: "apiKey",
     in: "header",

@@ -1,4 +1,5 @@
 // The operators' operations (CONTRACT §5).
+import { auditQuery } from "../ops/audit.ts";
 import { opsListTransfersQuery } from "../ops/transfers.ts";
 import {
   jsonBody,
@@ -10,12 +11,16 @@ import {
   wwwAuthenticateHeader,
 } from "./build.ts";
 import { schemaRef } from "./components.ts";
-import type { Parameter, RoutedOperation } from "./types.ts";
+import type { Parameter, RoutedOperation, SecurityRequirement } from "./types.ts";
 
-export const opsSecurity = [{ opsToken: [] }];
+export const opsSecurity: SecurityRequirement[] = [{ accessJwt: [] }, { opsToken: [] }];
 
 const unauthorized = {
-  "401": problemResponse("Missing or wrong operator token (a client JWT is a wrong token here).", wwwAuthenticateHeader),
+  "401": problemResponse(
+    "Missing or wrong operator credentials: an invalid Access assertion or operator token (a client JWT is a wrong token here).",
+    wwwAuthenticateHeader,
+  ),
+  "429": problemResponse("Too many failed operator sign-ins from this IP address.", retryAfterHeader),
 };
 const accountId: Parameter = pathParameter("id", "The account id: 1 to 64 of [A-Za-z0-9_-].", schemaRef("AccountId"));
 const transferId: Parameter = pathParameter("id", "The transfer id.", { type: "string", format: "uuid" });
@@ -48,7 +53,7 @@ export function opsOperations(): RoutedOperation[] {
         operationId: "opsCreditAccount",
         summary: "Credit an account",
         description:
-          "A balanced ledger credit against the funding account. Repeating `idempotency_key` credits once and answers `200` with the balance and `Idempotent-Replayed: true`; the same key with another amount is `422`.",
+          "A balanced ledger credit against the funding account. Repeating `idempotency_key` credits once and answers `200` with the balance and `Idempotent-Replayed: true`; the same key with another amount is `422`. Above `OPS_CREDIT_APPROVAL_ABOVE_CENTS` (default 1000000) nothing is applied: `202 pending_approval`, until another person approves it.",
         tags: ["operators"],
         security: opsSecurity,
         parameters: [accountId],
@@ -57,11 +62,12 @@ export function opsOperations(): RoutedOperation[] {
           "200": jsonResponse("The balance after the credit (or after the first credit with this key).", "Balance", {
             "Idempotent-Replayed": { description: "`true` on a repeated key.", schema: { type: "string", enum: ["true"] } },
           }),
+          "202": jsonResponse("Above the approval threshold: recorded, waiting for a second person.", "CreditPending"),
           "400": badAccountId,
           ...unauthorized,
           "404": problemResponse("No such account."),
           "413": problemResponse("The body is over 16 KiB."),
-          "422": problemResponse("This `idempotency_key` already credited another amount (`type` ends in `/idempotency-key-reused`)."),
+          "422": problemResponse("This `idempotency_key` already belongs to another credit (`type` ends in `/idempotency-key-reused`)."),
         },
       },
     },
@@ -128,7 +134,7 @@ export function opsOperations(): RoutedOperation[] {
         operationId: "opsResolveTransfer",
         summary: "Resolve a transfer in review",
         description:
-          "Only from `needs_review`: `sent` settles it (`completed`), `not_sent` releases the hold (`compensated`, `not_sent`). The note goes into the history.",
+          "Only from `needs_review`: `sent` settles it (`completed`), `not_sent` releases the hold (`compensated`, `not_sent`). A transfer held before anything was sent (`held_before_sending`, an anti-fraud review) takes `approve` (send it now) or `not_sent`. The note and the actor go into the operators' history and the audit; the client sees neither.",
         tags: ["operators"],
         security: opsSecurity,
         parameters: [transferId],
@@ -138,9 +144,56 @@ export function opsOperations(): RoutedOperation[] {
           "400": problemResponse("Invalid fields (see `errors`)."),
           ...unauthorized,
           "404": problemResponse("No such transfer."),
-          "409": problemResponse("The transfer is not in `needs_review`."),
+          "409": problemResponse(
+            "The transfer is not in `needs_review`, or the outcome does not fit it (`sent` before anything was sent, `approve` after).",
+          ),
           "413": problemResponse("The body is over 16 KiB."),
           "503": problemResponse("The decision could not be recorded; try again.", retryAfterHeader),
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/ops/credits/{credit_id}/approve",
+      operation: {
+        operationId: "opsApproveCredit",
+        summary: "Approve a large credit (four eyes)",
+        description:
+          "Applies a pending credit, once, when approved by a person other than its requester. `ops-token` can request credits but never approve them. Repeating one's own approval answers the balance again with `Idempotent-Replayed: true`.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: [pathParameter("credit_id", "The credit_id of the 202 answer.", { type: "string", format: "uuid" })],
+        responses: {
+          "200": jsonResponse("Applied; the balance after it.", "Balance", {
+            "Idempotent-Replayed": { description: "`true` on a repeated approval.", schema: { type: "string", enum: ["true"] } },
+          }),
+          ...unauthorized,
+          "403": problemResponse("The requester, or `ops-token`, cannot approve."),
+          "404": problemResponse("No such credit request."),
+          "409": problemResponse("Another person already approved it; nothing was applied again."),
+        },
+      },
+    },
+    {
+      method: "get",
+      path: "/ops/audit",
+      operation: {
+        operationId: "opsAudit",
+        summary: "Operator actions, newest first",
+        description:
+          "Every operator action with its actor (an Access email, or `ops-token`), time and what changed: account creation, credits and their approvals, limit changes (old and new values), transfer resolutions, reconciliation runs.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: queryParameters(auditQuery, {
+          account_id: "Only this account's actions.",
+          actor: "Only this actor's actions.",
+          limit: "At most this many, 1 to 100 (default 50).",
+          cursor: "The `next_cursor` of the previous page.",
+        }),
+        responses: {
+          "200": jsonResponse("A page of actions.", "AuditPage"),
+          "400": problemResponse("A malformed filter or limit, a cursor this API did not issue, or an unknown query parameter."),
+          ...unauthorized,
         },
       },
     },

@@ -1,6 +1,9 @@
-// Operator account routes (CONTRACT §5): create an account, credit it.
+// Operator account routes (CONTRACT §5): create an account, credit it (four eyes above
+// OPS_CREDIT_APPROVAL_ABOVE_CENTS: the credit waits for POST /ops/credits/:credit_id/approve).
 import { Hono } from "hono";
 import { z } from "zod";
+import { createAccountAs, creditAs, requestCreditAs } from "../../audit/operator-writes.ts";
+import { creditApprovalAboveCents } from "../../config/integer.ts";
 import * as ledger from "../../ledger/ledger.ts";
 import type { AppEnv } from "../app-env.ts";
 import { balanceJson } from "../balance.ts";
@@ -22,7 +25,7 @@ opsAccountRoutes.put("/:id", async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const { created, found } = await withRequestDb(c, async (db) => ({
-    created: await ledger.createAccount(db, accountId),
+    created: await createAccountAs(db, accountId, c.get("actor")),
     found: await ledger.balance(db, accountId),
   }));
   if (!found) throw new Error(`account ${accountId} missing right after creation`);
@@ -33,8 +36,26 @@ opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const body = c.req.valid("json");
+  if (body.amount_cents > creditApprovalAboveCents(c.env.OPS_CREDIT_APPROVAL_ABOVE_CENTS)) {
+    const requested = await withRequestDb(c, (db) =>
+      requestCreditAs(db, accountId, body.idempotency_key, body.amount_cents, c.get("actor")),
+    );
+    switch (requested.outcome) {
+      case "account_not_found":
+        return problem(c, 404, { type: "not-found", detail: "No such account." });
+      case "exists_with_different_fields":
+        return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already belongs to another credit." });
+      case "requested":
+      case "already_requested":
+        return c.json(
+          { status: "pending_approval", credit_id: requested.credit_id },
+          202,
+          requested.outcome === "already_requested" ? { "Idempotent-Replayed": "true" } : {},
+        );
+    }
+  }
   const { result, found } = await withRequestDb(c, async (db) => ({
-    result: await ledger.credit(db, accountId, body.idempotency_key, body.amount_cents),
+    result: await creditAs(db, accountId, body.idempotency_key, body.amount_cents, c.get("actor")),
     found: await ledger.balance(db, accountId),
   }));
   switch (result) {

@@ -1,9 +1,23 @@
-// GET /ops/reconciliation (CONTRACT §5): the ledger checked against itself.
+// GET /ops/reconciliation (CONTRACT §5): the ledger checked against itself. Each run is recorded
+// with its actor and its verdict.
 import { Hono } from "hono";
+import { recordAction } from "../../audit/operator-writes.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
 
 export const opsReconciliationRoutes = new Hono<AppEnv>();
 
-opsReconciliationRoutes.get("/", async (c) => c.json(await withRequestDb(c, (db) => reconcile(db))));
+opsReconciliationRoutes.get("/", async (c) => {
+  const report = await withRequestDb(c, async (db) => {
+    const result = await reconcile(db);
+    await recordAction(db, {
+      actor: c.get("actor"),
+      action: "reconciliation_run",
+      accountId: null,
+      details: { kind: "ledger", ok: result.ok, accounts_checked: result.accounts_checked, divergences: result.divergences.length },
+    });
+    return result;
+  });
+  return c.json(report);
+});

@@ -22,9 +22,15 @@ export const opsListTransfersQuery = z.strictObject({
 });
 
 export const resolveBody = z.strictObject({
-  outcome: z.enum(["sent", "not_sent"]),
+  outcome: z.enum(["sent", "not_sent", "approve"]),
   note: z.string().trim().min(1).max(resolveNoteLengthMax),
 });
+
+const wrongOutcomeDetails = {
+  no_pix_to_settle:
+    "This transfer was held before anything was sent (anti-fraud review): there is no Pix to settle. Resolve it with approve (send it) or not_sent.",
+  nothing_to_approve: "This transfer was already sent to the provider: resolve it with sent or not_sent, as the provider's records show.",
+} as const;
 
 export const opsTransferRoutes = new Hono<AppEnv>();
 
@@ -48,7 +54,12 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: 
   if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   const { outcome, note } = c.req.valid("json");
   const notRecorded = "The resolution could not be recorded; try again.";
-  const result = await callObject<ResolveResult>(c, "resolve", () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note), notRecorded);
+  const result = await callObject<ResolveResult>(
+    c,
+    "resolve",
+    () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note, c.get("actor")),
+    notRecorded,
+  );
   if (result.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   if (result.outcome === "unavailable") {
     return problem(c, 503, {
@@ -57,6 +68,7 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: 
       headers: { "Retry-After": "1" },
     });
   }
+  if (result.outcome === "wrong_outcome") return problem(c, 409, { type: "conflict", detail: wrongOutcomeDetails[result.refusal] });
   if (result.outcome === "not_in_review") {
     return problem(c, 409, { type: "conflict", detail: `Only a transfer in needs_review can be resolved; this one is ${result.state}.` });
   }

@@ -1,0 +1,60 @@
+// Who did what (CONTRACT §5): every operator action with its actor (an Access email, or
+// `ops-token`), and credits waiting for a second operator's approval (four eyes).
+import { sql } from "drizzle-orm";
+import { bigint, bigserial, check, index, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { accounts } from "../ledger/schema.ts";
+
+export const operatorActionKinds = [
+  "account_created",
+  "credit",
+  "credit_requested",
+  "credit_approved",
+  "limits_changed",
+  "transfer_resolved",
+  "reconciliation_run",
+] as const;
+
+/** Append-only: written in the same statement (or trigger) as the action it records. */
+export const operatorActions = pgTable(
+  "operator_actions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    accountId: text("account_id"),
+    transferId: uuid("transfer_id"),
+    details: jsonb("details").notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [
+    check("operator_actions_action_known", sql`${t.action} IN (${sql.raw(operatorActionKinds.map((k) => `'${k}'`).join(", "))})`),
+    check("operator_actions_actor_present", sql`length(${t.actor}) BETWEEN 1 AND 320`),
+    index("operator_actions_by_account").on(t.accountId, t.id.desc()),
+    index("operator_actions_by_actor").on(t.actor, t.id.desc()),
+  ],
+);
+
+/** A credit above OPS_CREDIT_APPROVAL_ABOVE_CENTS: applied only when another operator approves it. */
+export const creditRequests = pgTable(
+  "credit_requests",
+  {
+    id: uuid("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestedBy: text("requested_by").notNull(),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    approvedBy: text("approved_by"),
+    approvedAt: timestamp("approved_at", { withTimezone: true }),
+  },
+  (t) => [
+    unique("credit_requests_key").on(t.accountId, t.idempotencyKey),
+    check("credit_requests_amount_positive", sql`${t.amountCents} > 0`),
+    // Four eyes, in the database too: the requester can never be the approver.
+    check("credit_requests_four_eyes", sql`${t.approvedBy} IS NULL OR ${t.approvedBy} <> ${t.requestedBy}`),
+    check("credit_requests_machines_never_approve", sql`${t.approvedBy} IS DISTINCT FROM 'ops-token'`),
+    check("credit_requests_approved_together", sql`(${t.approvedBy} IS NULL) = (${t.approvedAt} IS NULL)`),
+  ],
+);

@@ -1,0 +1,52 @@
+// POST /ops/credits/:credit_id/approve (CONTRACT §5): the second pair of eyes on a large credit.
+// Another person applies it, once; the requester gets 403, and so does `ops-token` (a shared
+// machine token names no person, so it can never be the second one).
+import { Hono } from "hono";
+import { approveCreditAs } from "../../audit/operator-writes.ts";
+import * as ledger from "../../ledger/ledger.ts";
+import type { AppEnv } from "../app-env.ts";
+import { opsTokenActor } from "../auth/ops-auth.ts";
+import { balanceJson } from "../balance.ts";
+import { withRequestDb } from "../db.ts";
+import { problem } from "../problem.ts";
+
+const creditIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const opsCreditRoutes = new Hono<AppEnv>();
+
+opsCreditRoutes.post("/:credit_id/approve", async (c) => {
+  const creditId = c.req.param("credit_id");
+  const actor = c.get("actor");
+  if (!creditIdPattern.test(creditId)) return problem(c, 404, { type: "not-found", detail: "No such credit request." });
+  if (actor === opsTokenActor) {
+    return problem(c, 403, {
+      type: "forbidden",
+      detail: "A credit is approved by a person signed in through Cloudflare Access, never by ops-token.",
+    });
+  }
+  const { result, found } = await withRequestDb(c, async (db) => {
+    const approval = await approveCreditAs(db, creditId, actor);
+    const accountId = "account_id" in approval ? approval.account_id : null;
+    return { result: approval, found: accountId === null ? null : await ledger.balance(db, accountId) };
+  });
+  switch (result.outcome) {
+    case "not_found":
+      return problem(c, 404, { type: "not-found", detail: "No such credit request." });
+    case "machine_cannot_approve":
+      return problem(c, 403, { type: "forbidden", detail: "ops-token can request credits but never approve them." });
+    case "same_actor":
+      return problem(c, 403, {
+        type: "forbidden",
+        detail: "The operator who requested this credit cannot approve it: another person must.",
+      });
+    case "approved_by_another":
+      return problem(c, 409, {
+        type: "conflict",
+        detail: `This credit was already approved by ${result.approved_by}; nothing was applied again.`,
+      });
+    case "approved":
+    case "already_approved":
+      if (!found) throw new Error(`account ${result.account_id} missing after an approved credit`);
+      return c.json(balanceJson(found), 200, result.outcome === "already_approved" ? { "Idempotent-Replayed": "true" } : {});
+  }
+});
