@@ -4,6 +4,7 @@
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
+import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import type { Env } from "./env.ts";
@@ -147,7 +148,13 @@ export class TransferSaga extends DurableObject<Env> {
       const saga = await this.withDb(async (db) => {
         const current = cached ?? (await this.load(db));
         if (!current) return null;
-        const ports: SagaPorts = { db, provider: providerFor(this.env), timings: this.timings(), nowMs: () => Date.now() };
+        const ports: SagaPorts = {
+          db,
+          provider: providerFor(this.env),
+          timings: this.timings(),
+          nowMs: () => Date.now(),
+          alert: (saga, alert, call) => noticeProviderMisconfigured(this.env, this.ctx, saga, alert, call),
+        };
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
         noticeNeedsReview(this.env, this.ctx, current, advanced);
