@@ -20,8 +20,20 @@ export interface Env {
   OPS_TOKEN: string;
   /** Optional: where a transfer entering needs_review is POSTed, signed like our webhooks. */
   OPS_ALERT_URL?: string;
+  /** Which adapter: `sandbox`, `http` or `efi` (unset: PROVIDER_URL if set, else the sandbox). */
+  PROVIDER?: string;
   PROVIDER_URL?: string;
   PROVIDER_TOKEN?: string;
+  /** Efí (CONTRACT §4b): the mTLS certificate binding (`[[mtls_certificates]]`), production only. */
+  EFI_CERT?: Fetcher;
+  EFI_BASE_URL?: string;
+  EFI_CLIENT_ID?: string;
+  EFI_CLIENT_SECRET?: string;
+  EFI_PAYER_KEY?: string;
+  EFI_WEBHOOK_HMAC?: string;
+  EFI_WEBHOOK_IPS?: string;
+  /** At most this many sends in flight at the provider across all transfers; 0 = no limit. */
+  PROVIDER_SEND_CONCURRENCY?: string;
   SANDBOX_PROVIDER?: string;
   SAGA_FIRST_CHECK_MS?: string;
   SAGA_MAX_CHECK_MS?: string;

@@ -73,20 +73,20 @@ function contradictsOrder(body: { amount_cents?: number | undefined; idempotency
   return body.idempotency_key !== undefined && body.idempotency_key !== order.idempotencyKey;
 }
 
-type UsableAnswer = { usable: true; httpStatus: number; body: AnswerBody } | { usable: false; why: string };
+export type UsableAnswer = { usable: true; httpStatus: number; body: AnswerBody } | { usable: false; why: string };
 
 /**
  * A timeout or a reset may hide a Pix that was made, and an oversized body is not this API
  * talking: none of them is an answer, so all are unknown.
  */
-function usableAnswer(exchange: ProviderExchange): UsableAnswer {
+export function usableAnswer(exchange: ProviderExchange): UsableAnswer {
   if (exchange.kind === "timed_out") return { usable: false, why: "timeout" };
   if (exchange.kind === "failed") return { usable: false, why: "network_error" };
   if (exchange.body.kind === "too_large") return { usable: false, why: "body_too_large" };
   return { usable: true, httpStatus: exchange.httpStatus, body: exchange.body };
 }
 
-function parseBody<T>(schema: z.ZodType<T>, body: AnswerBody): T | null {
+export function parseBody<T>(schema: z.ZodType<T>, body: AnswerBody): T | null {
   if (body.kind !== "json") return null;
   const parsed = schema.safeParse(body.value);
   return parsed.success ? parsed.data : null;
