@@ -13,6 +13,8 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
         WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
         OPS_TOKEN: "test-ops-token",
+        EFI_WEBHOOK_HMAC: "test-efi-hmac-0123456789abcdef",
+        EFI_WEBHOOK_IPS: "34.193.116.226, 203.0.113.9",
         // Short saga timings so whole sagas (deadline included) run in seconds.
         SAGA_FIRST_CHECK_MS: "150",
         SAGA_MAX_CHECK_MS: "600",
