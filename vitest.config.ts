@@ -2,7 +2,16 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 /** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
-function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
+/** The Efí adapter against the sandbox's Efí dialect, through the loopback (src/provider/select.ts). */
+const efiBindings = {
+  PROVIDER: "efi",
+  EFI_BASE_URL: "http://sandbox.internal/sandbox/efi",
+  EFI_CLIENT_ID: "sandbox-client-id",
+  EFI_CLIENT_SECRET: "sandbox-client-secret",
+  EFI_PAYER_KEY: "pagador@sandbox.test",
+};
+
+function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record<string, string> = {}) {
   return cloudflareTest(({ inject }) => ({
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
@@ -22,6 +31,7 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         PROVIDER_TIMEOUT_MS: "400",
         PROVIDER_NOT_FOUND_GRACE_MS: "1200",
         SANDBOX_CONFIRM_MS: "100",
+        ...extraBindings,
       },
     },
   }));
@@ -36,7 +46,12 @@ export default defineConfig({
     projects: [
       {
         plugins: [testWorker("neonWsProxy")],
-        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**"], ...timeouts },
+        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**", "test/efi-sandbox/**"], ...timeouts },
+      },
+      {
+        // The same Worker with PROVIDER=efi: the sandbox's rows through the Efí adapter.
+        plugins: [testWorker("neonWsProxy", efiBindings)],
+        test: { name: "efi", include: ["test/efi-sandbox/**/*.test.ts"], ...timeouts },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.

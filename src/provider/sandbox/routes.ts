@@ -8,6 +8,7 @@ import type { Env } from "../../env.ts";
 import { problem } from "../../http/problem.ts";
 import { providerTimeoutMs, sandboxConfirmMs, sandboxEnabled } from "../config.ts";
 import type { SandboxAnswer } from "./answers.ts";
+import { sandboxEfiRoutes } from "./efi-routes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
 
 type SandboxContext = Context<{ Bindings: Env }>;
@@ -32,6 +33,9 @@ sandboxRoutes.use("*", async (c, next) => {
   if (!sandboxEnabled(c.env)) return problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path}.` });
   await next();
 });
+
+// Efí's dialect over the same payments (efi-routes.ts).
+sandboxRoutes.route("/efi", sandboxEfiRoutes);
 
 /** Longest outage one call can start: fault injection for tests and demos, bounded. */
 export const outageDurationMsMax = 600_000;
