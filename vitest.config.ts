@@ -9,6 +9,8 @@ const efiBindings = {
   EFI_CLIENT_ID: "sandbox-client-id",
   EFI_CLIENT_SECRET: "sandbox-client-secret",
   EFI_PAYER_KEY: "pagador@sandbox.test",
+  // Efí asks for one send at a time; 2 here so the storm test sees the limit, not serial sends.
+  PROVIDER_SEND_CONCURRENCY: "2",
 };
 
 function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record<string, string> = {}) {
@@ -51,7 +53,13 @@ export default defineConfig({
       {
         // The same Worker with PROVIDER=efi: the sandbox's rows through the Efí adapter.
         plugins: [testWorker("neonWsProxy", efiBindings)],
-        test: { name: "efi", include: ["test/efi-sandbox/**/*.test.ts"], ...timeouts },
+        test: { name: "efi", include: ["test/efi-sandbox/**/*.test.ts"], exclude: ["test/efi-sandbox/**/*storm*"], ...timeouts },
+      },
+      {
+        // The send gate's storm: 200 sends two at a time outlast the suite's 4 s deadline, and a
+        // send timed out under load would keep its slot for a whole lease.
+        plugins: [testWorker("neonWsProxy", { ...efiBindings, SAGA_DEADLINE_MS: "600000", PROVIDER_TIMEOUT_MS: "10000" })],
+        test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...timeouts },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.

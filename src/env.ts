@@ -2,11 +2,14 @@
 // src/config.ts parses and bounds them once.
 
 import type { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
+import type { SendGate } from "./provider/send-gate/gate-object.ts";
 import type { TransferSaga } from "./saga-object.ts";
 
 export interface Env {
   TRANSFER_SAGA: DurableObjectNamespace<TransferSaga>;
   SANDBOX: DurableObjectNamespace<SandboxProvider>;
+  /** At most PROVIDER_SEND_CONCURRENCY sends in flight (src/provider/send-gate/). */
+  SEND_GATE: DurableObjectNamespace<SendGate>;
   /** Per-account limit on POST /v1/transfers (wrangler.toml `[[ratelimits]]`). */
   TRANSFER_RATE_LIMIT: RateLimit;
   DATABASE_URL: string;

@@ -8,7 +8,9 @@ import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts"
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import type { Env } from "./env.ts";
+import { providerTimeoutMs } from "./provider/config.ts";
 import { providerFor } from "./provider/select.ts";
+import { sendSlotFor } from "./provider/send-gate/slot.ts";
 import { readSagaTimings } from "./saga/timings.ts";
 import { transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
@@ -154,6 +156,7 @@ export class TransferSaga extends DurableObject<Env> {
           timings: this.timings(),
           nowMs: () => Date.now(),
           alert: (saga, alert, call) => noticeProviderMisconfigured(this.env, this.ctx, saga, alert, call),
+          sendSlot: sendSlotFor(this.env, providerTimeoutMs(this.env)),
         };
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);

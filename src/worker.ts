@@ -23,6 +23,7 @@ import { sandboxRoutes } from "./provider/sandbox/routes.ts";
 import { sweep } from "./sweeper.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
+export { SendGate } from "./provider/send-gate/gate-object.ts";
 export { TransferSaga } from "./saga-object.ts";
 
 const app = new Hono<AppEnv>();

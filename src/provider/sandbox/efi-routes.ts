@@ -59,15 +59,21 @@ sandboxEfiRoutes.put("/:version{v[23]}/gn/pix/:idEnvio", async (c) => {
     return c.json({ nome: "valor_invalido", mensagem: "Requisição inválida." }, 400);
   }
   const pixKey = body.data.favorecido.chave;
-  const answer = await sandbox(c).sendEfi({
-    idempotencyKey: transferIdOf(idEnvio.data),
-    amountCents,
-    pixKey,
-    pixKeyType: pixKey.includes("@") ? "email" : "evp",
-    confirmMs: sandboxConfirmMs(c.env),
-    providerTimeoutMs: providerTimeoutMs(c.env),
-  });
-  return answerWith(c, answer);
+  const provider = sandbox(c);
+  await provider.sendStarted();
+  try {
+    const answer = await provider.sendEfi({
+      idempotencyKey: transferIdOf(idEnvio.data),
+      amountCents,
+      pixKey,
+      pixKeyType: pixKey.includes("@") ? "email" : "evp",
+      confirmMs: sandboxConfirmMs(c.env),
+      providerTimeoutMs: providerTimeoutMs(c.env),
+    });
+    return await answerWith(c, answer);
+  } finally {
+    await provider.sendEnded();
+  }
 });
 
 sandboxEfiRoutes.get("/v2/gn/pix/enviados/id-envio/:idEnvio", async (c) => {

@@ -58,15 +58,21 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   const body = sendBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!key.success || !body.success) return c.json({ code: "invalid_request" }, 400);
-  const answer = await sandbox(c).send({
-    idempotencyKey: key.data,
-    amountCents: body.data.amount_cents,
-    pixKey: body.data.pix_key,
-    pixKeyType: body.data.pix_key_type,
-    confirmMs: sandboxConfirmMs(c.env),
-    providerTimeoutMs: providerTimeoutMs(c.env),
-  });
-  return answerWith(c, answer);
+  const provider = sandbox(c);
+  await provider.sendStarted();
+  try {
+    const answer = await provider.send({
+      idempotencyKey: key.data,
+      amountCents: body.data.amount_cents,
+      pixKey: body.data.pix_key,
+      pixKeyType: body.data.pix_key_type,
+      confirmMs: sandboxConfirmMs(c.env),
+      providerTimeoutMs: providerTimeoutMs(c.env),
+    });
+    return await answerWith(c, answer);
+  } finally {
+    await provider.sendEnded();
+  }
 });
 
 sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {

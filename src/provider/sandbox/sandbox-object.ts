@@ -47,6 +47,9 @@ export interface WebhookAttemptReport {
 
 export class SandboxProvider extends DurableObject<Env> {
   private readonly store: PaymentStore;
+  /** Sends being answered right now, and the most seen at once (PROVIDER_SEND_CONCURRENCY's proof). */
+  private sendsInFlight = 0;
+  private sendsInFlightMax = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -92,6 +95,23 @@ export class SandboxProvider extends DurableObject<Env> {
     return statusAnswer(row, statusCallNumber, Date.now());
   }
 
+  /** The HTTP layer brackets every send's whole answer (its delay included) with these. */
+  async sendStarted(): Promise<void> {
+    this.sendsInFlight += 1;
+    this.sendsInFlightMax = Math.max(this.sendsInFlightMax, this.sendsInFlight);
+  }
+
+  async sendEnded(): Promise<void> {
+    this.sendsInFlight = Math.max(0, this.sendsInFlight - 1);
+  }
+
+  /** In memory: a restarted sandbox starts counting again. `reset` starts a new measurement. */
+  async sendConcurrency(reset = false): Promise<{ inFlight: number; inFlightMax: number }> {
+    const seen = { inFlight: this.sendsInFlight, inFlightMax: this.sendsInFlightMax };
+    if (reset) this.sendsInFlightMax = this.sendsInFlight;
+    return seen;
+  }
+
   /** A send through Efí's API: the same payment, answered in Efí's words (efi-answers.ts). */
   async sendEfi(input: SandboxSend): Promise<SandboxAnswer> {
     const firstCall = this.store.find(input.idempotencyKey) === null;
@@ -107,12 +127,14 @@ export class SandboxProvider extends DurableObject<Env> {
   /** Efí's statement (`GET /v2/gn/pix/enviados`): what was sent through Efí's API in the window. */
   async listEfi(fromMs: number, toMs: number): Promise<EfiListItem[]> {
     const nowMs = Date.now();
-    return this.store
-      .newest()
-      // A lost send left no trace at Efí: it is not on the statement either.
-      .filter((row) => row.dialect === "efi" && isKnownToProvider(behaviourFor(row.pix_key)))
-      .filter((row) => row.accepted_at_ms >= fromMs && row.accepted_at_ms <= toMs)
-      .map((row) => efiListItem(row, String(statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs).body.status ?? "not_found")));
+    return (
+      this.store
+        .newest()
+        // A lost send left no trace at Efí: it is not on the statement either.
+        .filter((row) => row.dialect === "efi" && isKnownToProvider(behaviourFor(row.pix_key)))
+        .filter((row) => row.accepted_at_ms >= fromMs && row.accepted_at_ms <= toMs)
+        .map((row) => efiListItem(row, String(statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs).body.status ?? "not_found")))
+    );
   }
 
   /** Fault injection: the PSP API answers 503 to everything until `durationMs` from now. */
