@@ -72,7 +72,8 @@ sandboxEfiRoutes.put("/:version{v[23]}/gn/pix/:idEnvio", async (c) => {
     });
     return await answerWith(c, answer);
   } finally {
-    await provider.sendEnded();
+    // Counting must never change the answer: a lost decrement only overstates concurrency.
+    await provider.sendEnded().catch(() => undefined);
   }
 });
 

@@ -71,7 +71,8 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
     });
     return await answerWith(c, answer);
   } finally {
-    await provider.sendEnded();
+    // Counting must never change the answer: a lost decrement only overstates concurrency.
+    await provider.sendEnded().catch(() => undefined);
   }
 });
 
