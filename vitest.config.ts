@@ -3,7 +3,18 @@ import { defineConfig } from "vitest/config";
 import { testAccessAud, testAccessTeamDomain } from "./scripts/lib/access-assertion.ts";
 
 /** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
-function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
+/** The Efí adapter against the sandbox's Efí dialect, through the loopback (src/provider/select.ts). */
+const efiBindings = {
+  PROVIDER: "efi",
+  EFI_BASE_URL: "http://sandbox.internal/sandbox/efi",
+  EFI_CLIENT_ID: "sandbox-client-id",
+  EFI_CLIENT_SECRET: "sandbox-client-secret",
+  EFI_PAYER_KEY: "pagador@sandbox.test",
+  // Efí asks for one send at a time; 2 here so the storm test sees the limit, not serial sends.
+  PROVIDER_SEND_CONCURRENCY: "2",
+};
+
+function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record<string, string> = {}) {
   return cloudflareTest(({ inject }) => ({
     // The local environment of wrangler.toml: the sandbox on (the top level is production).
     wrangler: { configPath: "./wrangler.toml", environment: "local" },
@@ -24,6 +35,8 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         ACCESS_CERTS_URL: inject("accessCertsUrl"),
         // Four eyes above R$ 1,000,000.00 here: tests fund accounts up to that with ops-token.
         OPS_CREDIT_APPROVAL_ABOVE_CENTS: "100000000",
+        EFI_WEBHOOK_HMAC: "test-efi-hmac-0123456789abcdef",
+        EFI_WEBHOOK_IPS: "34.193.116.226, 203.0.113.9",
         // Short saga timings so whole sagas (deadline included) run in seconds.
         SAGA_FIRST_CHECK_MS: "150",
         SAGA_MAX_CHECK_MS: "600",
@@ -31,6 +44,7 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         PROVIDER_TIMEOUT_MS: "400",
         PROVIDER_NOT_FOUND_GRACE_MS: "1200",
         SANDBOX_CONFIRM_MS: "100",
+        ...extraBindings,
       },
     },
   }));
@@ -45,7 +59,18 @@ export default defineConfig({
     projects: [
       {
         plugins: [testWorker("neonWsProxy")],
-        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**"], ...timeouts },
+        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**", "test/efi-sandbox/**"], ...timeouts },
+      },
+      {
+        // The same Worker with PROVIDER=efi: the sandbox's rows through the Efí adapter.
+        plugins: [testWorker("neonWsProxy", efiBindings)],
+        test: { name: "efi", include: ["test/efi-sandbox/**/*.test.ts"], exclude: ["test/efi-sandbox/**/*storm*"], ...timeouts },
+      },
+      {
+        // The send gate's storm: 200 sends two at a time outlast the suite's 4 s deadline, and a
+        // send timed out under load would keep its slot for a whole lease.
+        plugins: [testWorker("neonWsProxy", { ...efiBindings, SAGA_DEADLINE_MS: "600000", PROVIDER_TIMEOUT_MS: "10000" })],
+        test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...timeouts },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.

@@ -4,7 +4,10 @@
 // with short timings, e.g.
 //   SAGA_FIRST_CHECK_MS=300 SAGA_DEADLINE_MS=8000 PROVIDER_TIMEOUT_MS=700 PROVIDER_NOT_FOUND_GRACE_MS=2000 npm start
 // (the grace window must end before the deadline, or timeout-lost ends in needs_review: safe,
-// but not the table's row).
+// but not the table's row). For the Efí adapter, start the server with
+//   PROVIDER=efi EFI_BASE_URL=http://127.0.0.1:8787/sandbox/efi (and the timings above)
+// and run `PROVIDER=efi npm run check:sandbox`: the rows are the same; a refusal's failure_code
+// is then Efí's `nome` (CONTRACT §4b), and timeout-lost is settled by a refused resend.
 import { randomUUID } from "node:crypto";
 import { call, followTransfer, setting, type Transfer } from "./lib/api-client.ts";
 import { mintAccountToken } from "./lib/jwt.ts";
@@ -31,13 +34,16 @@ const email = (local: string, state: string, failureReason: string | null, failu
   ...(failureCode ? { failureCode } : {}),
 });
 
+/** Which adapter the server runs: the check cannot ask it, so it is told (PROVIDER=efi). */
+const efi = process.env.PROVIDER === "efi";
+
 const rows: Row[] = [
   { pixKey: "100.000.001-08", pixKeyType: "cpf", amountCents, state: "completed", failureReason: null },
   { pixKey: "100.000.001-08", pixKeyType: "cpf", amountCents: startCents + 1, state: "compensated", failureReason: "insufficient_funds" },
-  email("reject", "compensated", "provider_rejected", "invalid_key"),
+  email("reject", "compensated", "provider_rejected", efi ? "pagamento_negado" : "invalid_key"),
   email("late-reject", "compensated", "provider_rejected"),
   email("timeout-sent", "completed", null),
-  email("timeout-lost", "compensated", "not_sent"),
+  email("timeout-lost", "compensated", "not_sent", efi ? "pagamento_negado" : undefined),
   email("error-sent", "completed", null),
   email("processing", "needs_review", null),
   email("silent", "completed", null),

@@ -4,10 +4,12 @@
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
+import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import { providerFor } from "./provider/select.ts";
+import { sendSlotFor } from "./provider/send-gate/slot.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
@@ -162,7 +164,14 @@ export class TransferSaga extends DurableObject<Env> {
       const saga = await this.withDb(async (db) => {
         const current = cached ?? (await this.load(db));
         if (!current) return null;
-        const ports: SagaPorts = { db, provider: providerFor(this.env), timings: this.timings(), nowMs: () => Date.now() };
+        const ports: SagaPorts = {
+          db,
+          provider: providerFor(this.env),
+          timings: this.timings(),
+          nowMs: () => Date.now(),
+          alert: (saga, alert, call) => noticeProviderMisconfigured(this.env, this.ctx, saga, alert, call),
+          sendSlot: sendSlotFor(this.env, configuredOrThrow(this.env).providerTimeoutMs),
+        };
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
         noticeNeedsReview(this.env, this.ctx, current, advanced);

@@ -8,6 +8,7 @@ import { opsAuth } from "./http/auth/ops-auth.ts";
 import { balanceRoutes } from "./http/balance.ts";
 import { limitBody } from "./http/body-limit.ts";
 import { requireConfiguration } from "./http/configured.ts";
+import { efiWebhookRoutes } from "./http/efi-webhooks.ts";
 import { healthRoutes } from "./http/health.ts";
 import { limitRoutes, opsLimitRoutes } from "./http/limits.ts";
 import { noStore } from "./http/no-store.ts";
@@ -26,6 +27,7 @@ import { sandboxRoutes } from "./provider/sandbox/routes.ts";
 import { sweep } from "./sweeper.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
+export { SendGate } from "./provider/send-gate/gate-object.ts";
 export { TransferSaga } from "./saga-object.ts";
 
 const app = new Hono<AppEnv>();
@@ -54,6 +56,7 @@ app.route("/ops/audit", opsAuditRoutes);
 app.route("/ops/transfers", opsTransferRoutes);
 app.route("/ops/reconciliation", opsReconciliationRoutes);
 app.route("/ops/sweep", opsSweepRoutes);
+app.route("/webhooks/efi", efiWebhookRoutes);
 app.route("/webhooks", webhookRoutes);
 app.route("/sandbox", sandboxRoutes);
 app.route("/console", consoleRoutes);

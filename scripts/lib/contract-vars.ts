@@ -23,6 +23,7 @@ export const contractVariableNames = [
   "EFI_WEBHOOK_IPS",
   "EVENTS_URL",
   "EVENTS_SECRET",
+  "PROVIDER_SEND_CONCURRENCY",
   "SANDBOX_PROVIDER",
   "SAGA_FIRST_CHECK_MS",
   "SAGA_MAX_CHECK_MS",

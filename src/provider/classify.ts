@@ -29,6 +29,9 @@ const sendAcceptedBodySchema = z.object({
 
 const rejectionBodySchema = z.object({ code: providerCodeSchema });
 
+/** The API's own not-found: only this body makes a 404 mean "never received" (CONTRACT §4). */
+const notFoundBodySchema = z.object({ code: z.literal("not_found") });
+
 const statusBodySchema = z.object({
   status: z.enum(["processing", "confirmed", "rejected"]),
   end_to_end_id: endToEndIdSchema.nullable().optional(),
@@ -49,11 +52,19 @@ function isAcceptedStatus(httpStatus: number): boolean {
 const inconclusiveClientStatuses: ReadonlySet<number> = new Set([408, 409, 425, 429]);
 
 /**
+ * 401 and 403 refuse our credentials, not the order: our misconfiguration, never the payment's
+ * fate. Unknown (the hold stays, the deadline hands it to a person) and an alert.
+ */
+export function isCredentialsRefusal(httpStatus: number): boolean {
+  return httpStatus === 401 || httpStatus === 403;
+}
+
+/**
  * Any other 4xx is the provider refusing this order outright (bad key, bad auth, bad request):
  * nothing was made, so compensating is safe even when the body carries no code.
  */
 function isDefinitiveRejection(httpStatus: number): boolean {
-  return httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus);
+  return httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus) && !isCredentialsRefusal(httpStatus);
 }
 
 /** An echoed amount or key that differs from ours means the answer is about another order. */
@@ -62,20 +73,20 @@ function contradictsOrder(body: { amount_cents?: number | undefined; idempotency
   return body.idempotency_key !== undefined && body.idempotency_key !== order.idempotencyKey;
 }
 
-type UsableAnswer = { usable: true; httpStatus: number; body: AnswerBody } | { usable: false; why: string };
+export type UsableAnswer = { usable: true; httpStatus: number; body: AnswerBody } | { usable: false; why: string };
 
 /**
  * A timeout or a reset may hide a Pix that was made, and an oversized body is not this API
  * talking: none of them is an answer, so all are unknown.
  */
-function usableAnswer(exchange: ProviderExchange): UsableAnswer {
+export function usableAnswer(exchange: ProviderExchange): UsableAnswer {
   if (exchange.kind === "timed_out") return { usable: false, why: "timeout" };
   if (exchange.kind === "failed") return { usable: false, why: "network_error" };
   if (exchange.body.kind === "too_large") return { usable: false, why: "body_too_large" };
   return { usable: true, httpStatus: exchange.httpStatus, body: exchange.body };
 }
 
-function parseBody<T>(schema: z.ZodType<T>, body: AnswerBody): T | null {
+export function parseBody<T>(schema: z.ZodType<T>, body: AnswerBody): T | null {
   if (body.kind !== "json") return null;
   const parsed = schema.safeParse(body.value);
   return parsed.success ? parsed.data : null;
@@ -92,6 +103,7 @@ export function classifySend(order: PixOrder, exchange: ProviderExchange, eviden
     if (contradictsOrder(accepted, order)) return { kind: "unknown", why: "contradicts_order", evidence };
     return { kind: "accepted", status: accepted.status, endToEndId: accepted.end_to_end_id ?? null, evidence };
   }
+  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
   if (isDefinitiveRejection(httpStatus)) {
     const rejection = parseBody(rejectionBodySchema, body);
     return { kind: "rejected", code: rejection?.code ?? `http_${httpStatus}`, evidence };
@@ -104,8 +116,13 @@ export function classifyStatus(order: PixOrder, exchange: ProviderExchange, evid
   const answer = usableAnswer(exchange);
   if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
   const { httpStatus, body } = answer;
-  // 404 is the provider saying it never received the order; the saga applies its grace window.
-  if (httpStatus === 404) return { kind: "not_found", evidence };
+  // Only the API's own not-found says it never received the order (the saga applies its grace
+  // window); a gateway's or a wrong base URL's 404 says nothing about the order.
+  if (httpStatus === 404) {
+    if (parseBody(notFoundBodySchema, body) === null) return { kind: "unknown", why: "http_404_not_this_api", evidence };
+    return { kind: "not_found", afterGrace: "release", evidence };
+  }
+  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
   // Anything but 200 (503, 429, 3xx...) tells nothing about the order: ask again later.
   if (httpStatus !== 200) return { kind: "unknown", why: `http_${httpStatus}`, evidence };
   const status = parseBody(statusBodySchema, body);

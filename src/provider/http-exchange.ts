@@ -13,7 +13,7 @@ const errorCharsMax = 256;
 
 export interface ExchangeRequest {
   url: string;
-  method: "GET" | "PUT";
+  method: "GET" | "PUT" | "POST";
   headers: Record<string, string>;
   body: string | null;
 }

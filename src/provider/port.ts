@@ -22,9 +22,16 @@ export interface ProviderEvidence {
   error: string | null;
 }
 
-export type SendOutcome = SendAnswer & { evidence: ProviderEvidence };
+/**
+ * Our own misconfiguration seen in an answer, never the payment's fate: the provider refused our
+ * credentials (401/403), or refused our own payer key (Efí `chave_invalida`). A person must act;
+ * the saga never reads it (src/alerts/provider-misconfigured.ts does).
+ */
+export type ProviderAlert = "credentials_refused" | "payer_key_invalid";
 
-export type StatusOutcome = StatusAnswer & { evidence: ProviderEvidence };
+export type SendOutcome = SendAnswer & { evidence: ProviderEvidence; alert?: ProviderAlert };
+
+export type StatusOutcome = StatusAnswer & { evidence: ProviderEvidence; alert?: ProviderAlert };
 
 /** Never throws: every failure is an outcome (an `unknown` when nothing definitive was learnt). */
 export interface PixProvider {

@@ -5,11 +5,16 @@
 import { exports } from "cloudflare:workers";
 import { configOf } from "../config/isolate.ts";
 import { ProviderConfigError } from "./config.ts";
+import { createEfiProvider } from "./efi/adapter.ts";
+import type { Fetcher } from "./http-exchange.ts";
 import { createHttpProvider } from "./http-provider.ts";
 import type { PixProvider } from "./port.ts";
 
 /** The host is never resolved: loopback requests go straight to this Worker's fetch handler. */
 export const sandboxProviderBaseUrl = "http://sandbox.internal/sandbox/provider";
+
+/** An EFI_BASE_URL on this host reaches the sandbox's Efí through the loopback binding. */
+export const sandboxEfiBaseUrl = "http://sandbox.internal/sandbox/efi";
 
 export function providerFor(env: Env): PixProvider {
   const result = configOf(env);
@@ -31,7 +36,25 @@ export function providerFor(env: Env): PixProvider {
         fetcher: (request) => exports.default.fetch(request),
       });
     case "efi":
-      // The Efí adapter (CONTRACT §4b) is wired here by its own change; until then no Pix is sent.
-      throw new ProviderConfigError("PROVIDER=efi: the Efí adapter is not part of this build");
+      return createEfiProvider({
+        baseUrl: provider.baseUrl,
+        clientId: provider.clientId,
+        clientSecret: provider.clientSecret,
+        payerKey: provider.payerKey,
+        timeoutMs,
+        fetcher: efiFetcher(env, new URL(provider.baseUrl)),
+      });
   }
+}
+
+/**
+ * Every Efí call, the token's included, carries the client certificate: through the EFI_CERT
+ * mTLS binding in production. It does not work under `wrangler dev`, so locally plain fetch
+ * (production refuses to start without it, CONTRACT §1); the sandbox's host uses the loopback.
+ */
+function efiFetcher(env: Env, url: URL): Fetcher {
+  const certificate = env.EFI_CERT;
+  if (certificate !== undefined) return (request) => certificate.fetch(request);
+  if (url.host === new URL(sandboxEfiBaseUrl).host) return (request) => exports.default.fetch(request);
+  return (request) => fetch(request);
 }

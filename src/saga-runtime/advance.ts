@@ -3,7 +3,8 @@
 // itself (funds_reserved means "send"), the provider call is idempotent by transfer id, and
 // the result is persisted after; a crash between any two repeats the step safely.
 import type { Queryable } from "../db/queryable.ts";
-import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
+import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
+import type { SendSlot } from "../provider/send-gate/slot.ts";
 import { isInFlight } from "../saga/states.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { type SagaChange, type SagaEvent, type SagaView, transition } from "../saga/transition.ts";
@@ -15,6 +16,18 @@ export interface SagaPorts {
   provider: PixProvider;
   timings: SagaTimings;
   nowMs: () => number;
+  /** Our own misconfiguration seen in a provider answer (src/alerts/provider-misconfigured.ts). */
+  alert?: (saga: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => void;
+  /** Runs a send inside the provider's concurrency limit (src/provider/send-gate/slot.ts). */
+  sendSlot?: SendSlot;
+}
+
+/** A send that timed out may still be running at the provider: its slot stays taken until the lease ends. */
+const stillInFlight = (outcome: SendOutcome): boolean => outcome.kind === "unknown" && outcome.why === "timeout";
+
+function sendThroughGate(ports: SagaPorts, saga: SagaRecord): Promise<SendOutcome> {
+  const send = () => ports.provider.send(orderOf(saga));
+  return ports.sendSlot ? ports.sendSlot(send, stillInFlight) : send();
 }
 
 /** Bound on steps in one run: a healthy saga needs at most two (send, then settle/compensate). */
@@ -64,19 +77,35 @@ async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   let event: SagaEvent;
   let call: ProviderCallRecord;
   if (command.type === "send_to_provider") {
-    const outcome = await ports.provider.send(orderOf(saga));
+    const outcome = await sendThroughGate(ports, saga);
     event = { type: "send_answered", outcome };
-    call = callRecord("send", outcome);
+    call = noticed(ports, saga, callRecord("send", outcome), outcome);
   } else if (command.type === "check_provider_status") {
     const outcome = await ports.provider.status(orderOf(saga));
     event = { type: "status_answered", outcome };
-    call = callRecord("status", outcome);
+    call = noticed(ports, saga, callRecord("status", outcome), outcome);
   } else {
     return saga;
   }
   const answered = transition(viewOf(saga), event, ports.nowMs(), ports.timings);
   const write = answered.commands.find((c) => c.type === "persist");
+  const persisted = write ? await persist(ports, saga, write.change, call) : saga;
+  return answered.commands.some((c) => c.type === "resend_to_provider") ? resend(ports, persisted) : persisted;
+}
+
+/** Sends again with the same id (the check that decided it is already recorded). */
+async function resend(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
+  const outcome = await sendThroughGate(ports, saga);
+  const call = noticed(ports, saga, callRecord("send", outcome), outcome);
+  const answered = transition(viewOf(saga), { type: "resend_answered", outcome }, ports.nowMs(), ports.timings);
+  const write = answered.commands.find((c) => c.type === "persist");
   return write ? persist(ports, saga, write.change, call) : saga;
+}
+
+/** Raises the outcome's alert, if any, beside the step: an alert never changes the saga. */
+function noticed(ports: SagaPorts, saga: SagaRecord, call: ProviderCallRecord, outcome: SendOutcome | StatusOutcome): ProviderCallRecord {
+  if ((outcome.kind === "unknown" || outcome.kind === "rejected") && outcome.alert !== undefined) ports.alert?.(saga, outcome.alert, call);
+  return call;
 }
 
 /** Whether a run would take a step now: the saga is in flight, and forced or its check is due. */

@@ -2,6 +2,13 @@
 // The provider port (src/provider/port.ts) builds its outcomes from these and adds the
 // evidence kept for operators; the core never reads evidence and never imports the port.
 
+/**
+ * How a not-found is settled once the grace window has passed, as the adapter says: `release`
+ * (CONTRACT §4: nothing was sent, compensate) or `resend` (§4b, Efí: send again with the same
+ * id; only a definitive rejection of that send releases the hold).
+ */
+export type NotFoundSettlement = "release" | "resend";
+
 export type SendAnswer =
   | { kind: "accepted"; status: "processing" | "confirmed"; endToEndId: string | null }
   | { kind: "rejected"; code: string }
@@ -10,6 +17,6 @@ export type SendAnswer =
 export type StatusAnswer =
   | { kind: "confirmed"; endToEndId: string | null }
   | { kind: "rejected"; code: string }
-  | { kind: "not_found" }
+  | { kind: "not_found"; afterGrace: NotFoundSettlement }
   | { kind: "processing" }
   | { kind: "unknown"; why: string };

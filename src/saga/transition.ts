@@ -2,7 +2,9 @@
 // reads; the Durable Object loads, calls this, runs the commands and persists the change.
 // The mission's rules live here: unknown is never failure; before the send, compensate; after
 // it, check until sure; only a definitive provider answer (or not_found after the grace
-// window) compensates; the deadline sends an inconclusive saga to needs_review, hold kept.
+// window, settled as the provider's adapter says: release, or send again and let only a
+// definitive refusal of that send release) compensates; the deadline sends an inconclusive
+// saga to needs_review, hold kept.
 import type { SendAnswer, StatusAnswer } from "./answers.ts";
 import { type FailureReason, isTerminal, type TransferState } from "./states.ts";
 import { checkDelayMs, type SagaTimings } from "./timings.ts";
@@ -22,6 +24,8 @@ export type SagaEvent =
   | { type: "due" }
   | { type: "send_answered"; outcome: SendAnswer }
   | { type: "status_answered"; outcome: StatusAnswer }
+  /** The answer to sending again with the same id after a not-found past the grace window. */
+  | { type: "resend_answered"; outcome: SendAnswer }
   | { type: "operator_resolved"; outcome: OperatorOutcome; note: string };
 
 /**
@@ -63,7 +67,12 @@ export interface SagaChange {
 
 // The next check is part of the persisted change (`nextCheckAtMs`): the object arms its alarm
 // from the record it persisted, so there is no separate scheduling command.
-export type SagaCommand = { type: "send_to_provider" } | { type: "check_provider_status" } | { type: "persist"; change: SagaChange };
+export type SagaCommand =
+  | { type: "send_to_provider" }
+  | { type: "check_provider_status" }
+  /** Send again with the same id: the provider said it has no such payment after the grace window. */
+  | { type: "resend_to_provider" }
+  | { type: "persist"; change: SagaChange };
 
 export interface Transition {
   state: TransferState;
@@ -176,7 +185,10 @@ function onStatusAnswered(saga: SagaView, outcome: StatusAnswer, nowMs: number, 
     case "not_found": {
       const graceEndsAtMs = (saga.lastSentAtMs ?? 0) + timings.notFoundGraceMs;
       if (saga.lastSentAtMs !== null && nowMs >= graceEndsAtMs) {
-        return compensate(saga, "not_sent", null, "provider has no such payment after the grace window", "provider");
+        if (outcome.afterGrace === "release") {
+          return compensate(saga, "not_sent", null, "provider has no such payment after the grace window", "provider");
+        }
+        return resendAfterGrace(saga, nowMs, timings);
       }
       return checkLater(saga, nowMs, timings, "provider does not know the payment yet (within the grace window)");
     }
@@ -184,6 +196,71 @@ function onStatusAnswered(saga: SagaView, outcome: StatusAnswer, nowMs: number, 
       return checkLater(saga, nowMs, timings, "provider still processing");
     case "unknown":
       return checkLater(saga, nowMs, timings, `status unknown (${outcome.why})`);
+  }
+}
+
+/**
+ * Not found after the grace window, at a provider whose sends are idempotent by our id: sending
+ * again settles it (made now, already there, or refused for good). The check is recorded first,
+ * so a crash before the resend only repeats the check. Past the deadline nothing new is sent: a
+ * payment leaving hours late would surprise its owner more than a person's review.
+ */
+function resendAfterGrace(saga: SagaView, nowMs: number, timings: SagaTimings): Transition {
+  if (nowMs >= saga.deadlineAtMs) return checkLater(saga, nowMs, timings, "provider has no such payment; too late to send again");
+  const nextCheckAtMs = Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs);
+  const record = change(saga, {
+    nextCheckAtMs,
+    reason: "provider has no such payment after the grace window; sending again",
+    actor: "saga",
+  });
+  return { state: saga.state, commands: [{ type: "persist", change: record }, { type: "resend_to_provider" }] };
+}
+
+function onResendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, timings: SagaTimings): Transition {
+  const resent = { lastSentAtMs: nowMs, checksMade: 0 };
+  switch (outcome.kind) {
+    case "accepted":
+      if (outcome.status === "confirmed") {
+        return persisted(
+          saga,
+          change(saga, {
+            ...resent,
+            path: ["completed"],
+            ledger: "settle",
+            endToEndId: outcome.endToEndId,
+            reason: "provider confirmed the resend",
+            actor: "provider",
+          }),
+        );
+      }
+      return persisted(
+        saga,
+        change(saga, {
+          ...resent,
+          endToEndId: outcome.endToEndId,
+          nextCheckAtMs: Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs),
+          reason: "provider accepted the resend: the payment was never made, and now is",
+          actor: "provider",
+        }),
+      );
+    case "rejected":
+      // The provider refused the same id for good, so no payment exists under it.
+      return compensate(saga, "not_sent", outcome.code, `provider refused the resend: ${outcome.code}`, "provider");
+    case "unknown": {
+      // 409 (it exists) or no answer: check again. The grace window restarts from this send,
+      // which may have made the payment just now.
+      if (nowMs >= saga.deadlineAtMs) {
+        return persisted(
+          saga,
+          change(saga, { path: ["needs_review"], reason: `deadline passed; resend ${outcome.why}; hold kept`, actor: "saga" }),
+        );
+      }
+      const nextCheckAtMs = Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs);
+      return persisted(
+        saga,
+        change(saga, { ...resent, nextCheckAtMs, reason: `resend outcome: ${outcome.why}; will check`, actor: "saga" }),
+      );
+    }
   }
 }
 
@@ -202,6 +279,8 @@ export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timi
       return saga.state === "funds_reserved" ? onSendAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
     case "status_answered":
       return saga.state === "submitted" ? onStatusAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
+    case "resend_answered":
+      return saga.state === "submitted" ? onResendAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
     case "operator_resolved":
       if (resolveRefusal(saga, event.outcome) !== null) return nothing(saga);
       // Held before sending (anti-fraud): approval means "send it now".

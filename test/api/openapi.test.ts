@@ -118,6 +118,7 @@ describe("GET /openapi.json", () => {
       const schemes = operation.security.flatMap((r) => Object.keys(r));
       if (path.startsWith("/v1/")) expect(schemes, key).toEqual(["clientJwt"]);
       else if (path.startsWith("/ops/")) expect(schemes, key).toEqual(["accessJwt", "opsToken"]);
+      else if (path.startsWith("/webhooks/efi")) expect(schemes, key).toEqual(["efiWebhookHmac"]);
       else if (path.startsWith("/webhooks/")) expect(schemes, key).toEqual(["webhookSignature"]);
       else if (!path.startsWith("/sandbox/")) expect(operation.security, key).toEqual([]);
     }

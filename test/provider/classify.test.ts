@@ -84,8 +84,18 @@ describe("classifySend", () => {
     },
     {
       name: "a 4xx code that is not a plain token is not trusted: coded by status",
-      exchange: answered(403, json({ code: "<script>alert(1)</script>" })),
-      expected: { kind: "rejected", code: "http_403" },
+      exchange: answered(422, json({ code: "<script>alert(1)</script>" })),
+      expected: { kind: "rejected", code: "http_422" },
+    },
+    {
+      name: "401 is unknown and an alert: our credentials were refused, not the order",
+      exchange: answered(401, json({ code: "unauthorized" })),
+      expected: { kind: "unknown", why: "http_401", alert: "credentials_refused" },
+    },
+    {
+      name: "403 is unknown and an alert: our credentials were refused, not the order",
+      exchange: answered(403, json({ code: "forbidden" })),
+      expected: { kind: "unknown", why: "http_403", alert: "credentials_refused" },
     },
     {
       name: "408 is unknown: the provider gave up waiting, not on the order",
@@ -169,9 +179,24 @@ describe("classifyStatus", () => {
       expected: { kind: "unknown", why: "malformed_body" },
     },
     {
-      name: "404 is not found: the provider never received the order",
+      name: "404 with the API's own not_found body is not found, released after the grace window",
+      exchange: answered(404, json({ code: "not_found" })),
+      expected: { kind: "not_found", afterGrace: "release" },
+    },
+    {
+      name: "404 that is not JSON (a gateway's page) is unknown",
       exchange: answered(404),
-      expected: { kind: "not_found" },
+      expected: { kind: "unknown", why: "http_404_not_this_api" },
+    },
+    {
+      name: "404 with another JSON body (a wrong base URL) is unknown",
+      exchange: answered(404, json({ error: "route not found" })),
+      expected: { kind: "unknown", why: "http_404_not_this_api" },
+    },
+    {
+      name: "401 is unknown and an alert",
+      exchange: answered(401),
+      expected: { kind: "unknown", why: "http_401", alert: "credentials_refused" },
     },
     {
       name: "503 is unknown: ask again",

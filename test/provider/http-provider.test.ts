@@ -140,11 +140,11 @@ describe("HTTP adapter against the sandbox", () => {
     expect(await provider.status(orderFor("eva@example.com"))).toMatchObject({ kind: "not_found" });
   });
 
-  it("is refused by a sandbox that requires PROVIDER_TOKEN when the token is wrong, and served when right", async () => {
+  it("is refused by a sandbox that requires PROVIDER_TOKEN when the token is wrong (unknown + alert), and served when right", async () => {
     const guarded = sandboxEnv({ PROVIDER_TOKEN: "s3cret", SANDBOX_CONFIRM_MS: "0" });
     const order = orderFor("fabio@example.com");
     const wrong = await sandboxAdapter(guarded, { timeoutMs, token: "nope" }).send(order);
-    expect(wrong).toMatchObject({ kind: "rejected", code: "unauthorized", evidence: { httpStatus: 401 } });
+    expect(wrong).toMatchObject({ kind: "unknown", alert: "credentials_refused", evidence: { httpStatus: 401 } });
     const right = await sandboxAdapter(guarded, { timeoutMs, token: "s3cret" }).send(order);
     expect(right).toMatchObject({ kind: "accepted" });
   });

@@ -63,4 +63,42 @@ describe("providerFor", () => {
     expect(() => providerFor({ ...env, PROVIDER_TIMEOUT_MS: "10s" })).toThrow(/PROVIDER_TIMEOUT_MS/);
     expect(() => providerFor({ ...env, PROVIDER_TIMEOUT_MS: "0" })).toThrow(/PROVIDER_TIMEOUT_MS/);
   });
+
+  it("PROVIDER=efi needs every EFI_* variable and an http(s) base URL", () => {
+    const efi = {
+      ...env,
+      PROVIDER: "efi",
+      EFI_BASE_URL: "https://pix.api.efipay.com.br",
+      EFI_CLIENT_ID: "id",
+      EFI_CLIENT_SECRET: "secret",
+      EFI_PAYER_KEY: "pagador@fintech.test",
+    };
+    expect(providerFor(efi)).toBeDefined();
+    for (const missing of ["EFI_BASE_URL", "EFI_CLIENT_ID", "EFI_CLIENT_SECRET", "EFI_PAYER_KEY"] as const) {
+      expect(() => providerFor({ ...efi, [missing]: undefined })).toThrow(ProviderConfigError);
+    }
+    expect(() => providerFor({ ...efi, EFI_BASE_URL: "ftp://efi.example" })).toThrow(ProviderConfigError);
+  });
+
+  it("PROVIDER=efi sends through the EFI_CERT mTLS binding when it is bound", async () => {
+    const seen: string[] = [];
+    const certificate = {
+      fetch: async (input: RequestInfo | URL) => {
+        const request = input instanceof Request ? input : new Request(input);
+        seen.push(new URL(request.url).pathname);
+        return Response.json({ error: "invalid_client" }, { status: 401 });
+      },
+    } as unknown as Fetcher;
+    const provider = providerFor({
+      ...env,
+      PROVIDER: "efi",
+      EFI_BASE_URL: "https://pix.api.efipay.com.br",
+      EFI_CLIENT_ID: "id-cert",
+      EFI_CLIENT_SECRET: "secret",
+      EFI_PAYER_KEY: "pagador@fintech.test",
+      EFI_CERT: certificate,
+    });
+    expect(await provider.send(orderFor("mia@example.com"))).toMatchObject({ kind: "unknown", alert: "credentials_refused" });
+    expect(seen).toEqual(["/oauth/token"]);
+  });
 });

@@ -1,6 +1,7 @@
 // Saga test fixtures: provider outcomes with dummy evidence (the pure core never reads it), and
 // the view a Durable Object would reload after a transition.
 import type { ProviderEvidence, SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
+import type { NotFoundSettlement } from "../../src/saga/answers.ts";
 import type { SagaChange, SagaView, Transition } from "../../src/saga/transition.ts";
 
 export const evidence: ProviderEvidence = { httpStatus: null, durationMs: 0, body: null, error: null };
@@ -19,7 +20,7 @@ export const sendOutcome = {
 export const statusOutcome = {
   confirmed: (endToEndId: string | null = null): StatusOutcome => ({ kind: "confirmed", endToEndId, evidence }),
   rejected: (code: string): StatusOutcome => ({ kind: "rejected", code, evidence }),
-  notFound: (): StatusOutcome => ({ kind: "not_found", evidence }),
+  notFound: (afterGrace: NotFoundSettlement = "release"): StatusOutcome => ({ kind: "not_found", afterGrace, evidence }),
   processing: (): StatusOutcome => ({ kind: "processing", evidence }),
   unknown: (why: string): StatusOutcome => ({ kind: "unknown", why, evidence }),
 };

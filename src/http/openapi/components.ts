@@ -1,6 +1,7 @@
 // components.schemas of the OpenAPI document, converted with z.toJSONSchema from the very zod
 // schemas the routes validate with (requests) and the tests check responses with (responses).
 import { outageBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
+import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
 import { resolveBody } from "../ops/transfers.ts";
@@ -46,6 +47,7 @@ const requestSchemas = {
   SetLimitsRequest: setLimitsBody,
   ResolveRequest: resolveBody,
   WebhookEvent: webhookPayloadSchema,
+  EfiWebhookDelivery: efiWebhookPayloadSchema,
   ProviderSendRequest: sendBodySchema,
   SandboxOutageRequest: outageBodySchema,
 } as const;

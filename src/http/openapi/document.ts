@@ -61,6 +61,12 @@ const securitySchemes: Record<string, SecurityScheme> = {
       "Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 with a WEBHOOK_SECRET, over the raw body), 300 s tolerance.",
   },
   providerToken: { type: "http", scheme: "bearer", description: "The sandbox PSP's token (PROVIDER_TOKEN), checked only when set." },
+  efiWebhookHmac: {
+    type: "apiKey",
+    in: "query",
+    name: "hmac",
+    description: "Efí webhooks: the secret EFI_WEBHOOK_HMAC carried in the registered URL (constant-time compare), plus EFI_WEBHOOK_IPS.",
+  },
 };
 
 /** The project is private (package.json): no licence is granted, and SPDX has no id for that. */

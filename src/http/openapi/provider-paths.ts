@@ -43,7 +43,34 @@ export function webhookOperations(): RoutedOperation[] {
         },
       },
     },
+    ...["/webhooks/efi", "/webhooks/efi/pix"].map((path) => efiWebhookOperation(path)),
   ];
+}
+
+/** CONTRACT §3b: Efí posts to the registered URL plus `/pix` (unless it ends in `?ignorar=`). */
+function efiWebhookOperation(path: string): RoutedOperation {
+  return {
+    method: "post",
+    path,
+    operation: {
+      operationId: path.endsWith("/pix") ? "efiWebhookPix" : "efiWebhook",
+      summary: path.endsWith("/pix") ? "Efí Pix delivery (registered URL + /pix)" : "Efí delivery (registered URL)",
+      description:
+        'Efí\'s webhook (`PROVIDER=efi`), registered with `x-skip-mtls-checking: true`. The `hmac` query parameter must equal `EFI_WEBHOOK_HMAC` (constant-time compare) and `CF-Connecting-IP` must be in `EFI_WEBHOOK_IPS` when that is set. Each item whose `gnExtras.idEnvio` names one of our transfers makes that saga ask Efí for the status now; the content decides nothing. Efí\'s registration test `{"evento":"teste_webhook"}` is `200`.',
+      tags: ["webhooks"],
+      security: [{ efiWebhookHmac: [] }],
+      parameters: [
+        { name: "ignorar", in: "query", required: false, description: "Efí's marker: no `/pix` is appended.", schema: { type: "string" } },
+      ],
+      requestBody: jsonBody("EfiWebhookDelivery"),
+      responses: {
+        "200": jsonResponse("Received.", "WebhookAck"),
+        "401": problemResponse("Missing or wrong hmac; nothing happened."),
+        "403": problemResponse("Source address outside EFI_WEBHOOK_IPS; nothing happened."),
+        "413": problemResponse("The body is over 16 KiB."),
+      },
+    },
+  };
 }
 
 const sandboxNote = "Sandbox only: present when `SANDBOX_PROVIDER=on`; otherwise every /sandbox path is `404`.";

@@ -68,7 +68,7 @@ export interface SecurityScheme {
   scheme?: string;
   bearerFormat?: string;
   name?: string;
-  in?: "header";
+  in?: "header" | "query";
 }
 
 export interface Tag {

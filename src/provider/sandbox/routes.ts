@@ -9,6 +9,7 @@ import type { Config } from "../../config/parse.ts";
 import { callObject } from "../../http/object-call.ts";
 import { problem } from "../../http/problem.ts";
 import type { SandboxAnswer } from "./answers.ts";
+import { sandboxEfiRoutes } from "./efi-routes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
 
 type SandboxEnv = { Bindings: Env; Variables: { config: Readonly<Config> } };
@@ -39,6 +40,9 @@ sandboxRoutes.use("*", async (c, next) => {
   await next();
 });
 
+// Efí's dialect over the same payments (efi-routes.ts).
+sandboxRoutes.route("/efi", sandboxEfiRoutes);
+
 /** Longest outage one call can start: fault injection for tests and demos, bounded. */
 export const outageDurationMsMax = 600_000;
 export const outageBodySchema = z.strictObject({ duration_ms: z.number().int().min(0).max(outageDurationMsMax) });
@@ -60,17 +64,24 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   const body = sendBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!key.success || !body.success) return c.json({ code: "invalid_request" }, 400);
-  const answer = await callObject<SandboxAnswer>(c, "sandbox.send", () =>
-    sandbox(c).send({
-      idempotencyKey: key.data,
-      amountCents: body.data.amount_cents,
-      pixKey: body.data.pix_key,
-      pixKeyType: body.data.pix_key_type,
-      confirmMs: c.var.config.sandboxConfirmMs,
-      providerTimeoutMs: c.var.config.providerTimeoutMs,
-    }),
-  );
-  return answerWith(c, answer);
+  const provider = sandbox(c);
+  await callObject(c, "sandbox.send", () => provider.sendStarted());
+  try {
+    const answer = await callObject<SandboxAnswer>(c, "sandbox.send", () =>
+      provider.send({
+        idempotencyKey: key.data,
+        amountCents: body.data.amount_cents,
+        pixKey: body.data.pix_key,
+        pixKeyType: body.data.pix_key_type,
+        confirmMs: c.var.config.sandboxConfirmMs,
+        providerTimeoutMs: c.var.config.providerTimeoutMs,
+      }),
+    );
+    return await answerWith(c, answer);
+  } finally {
+    // Counting must never change the answer: a lost decrement only overstates concurrency.
+    await provider.sendEnded().catch(() => undefined);
+  }
 });
 
 sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {

@@ -16,9 +16,11 @@ import {
   sendAnswer,
   statusAnswer,
 } from "./answers.ts";
-import { behaviourFor } from "./behaviours.ts";
+import { behaviourFor, isKnownToProvider } from "./behaviours.ts";
+import { type EfiListItem, efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
+import { deliverEfiWebhook } from "./efi-webhook-delivery.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
-import { type PaymentRow, PaymentStore } from "./store.ts";
+import { type PaymentRow, PaymentStore, type SandboxDialect } from "./store.ts";
 import { deliverWebhook, nextAttemptAfterFailure, webhookBody } from "./webhook-delivery.ts";
 
 export const sandboxInstanceName = "sandbox";
@@ -32,6 +34,8 @@ export interface SandboxSend {
   /** From this request's SANDBOX_CONFIRM_MS and PROVIDER_TIMEOUT_MS. */
   confirmMs: number;
   providerTimeoutMs: number;
+  /** Which API the send came through (default: the generic one). */
+  dialect?: SandboxDialect;
 }
 
 export interface WebhookAttemptReport {
@@ -44,6 +48,9 @@ export interface WebhookAttemptReport {
 
 export class SandboxProvider extends DurableObject<Env> {
   private readonly store: PaymentStore;
+  /** Sends being answered right now, and the most seen at once (PROVIDER_SEND_CONCURRENCY's proof). */
+  private sendsInFlight = 0;
+  private sendsInFlightMax = 0;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -74,6 +81,7 @@ export class SandboxProvider extends DurableObject<Env> {
       webhook_state: webhookStatus === null ? "none" : "pending",
       webhook_attempts: 0,
       webhook_due_at_ms: webhookStatus === null ? null : finalAtMs,
+      dialect: input.dialect ?? "provider",
     };
     this.store.insert(row);
     // Delivery happens in the alarm, so the send's answer never waits on a webhook.
@@ -86,6 +94,48 @@ export class SandboxProvider extends DurableObject<Env> {
     if (row === null) return notFoundAnswer;
     const statusCallNumber = this.store.countStatusCall(idempotencyKey);
     return statusAnswer(row, statusCallNumber, Date.now());
+  }
+
+  /** The HTTP layer brackets every send's whole answer (its delay included) with these. */
+  async sendStarted(): Promise<void> {
+    this.sendsInFlight += 1;
+    this.sendsInFlightMax = Math.max(this.sendsInFlightMax, this.sendsInFlight);
+  }
+
+  async sendEnded(): Promise<void> {
+    this.sendsInFlight = Math.max(0, this.sendsInFlight - 1);
+  }
+
+  /** In memory: a restarted sandbox starts counting again. `reset` starts a new measurement. */
+  async sendConcurrency(reset = false): Promise<{ inFlight: number; inFlightMax: number }> {
+    const seen = { inFlight: this.sendsInFlight, inFlightMax: this.sendsInFlightMax };
+    if (reset) this.sendsInFlightMax = this.sendsInFlight;
+    return seen;
+  }
+
+  /** A send through Efí's API: the same payment, answered in Efí's words (efi-answers.ts). */
+  async sendEfi(input: SandboxSend): Promise<SandboxAnswer> {
+    const firstCall = this.store.find(input.idempotencyKey) === null;
+    const generic = await this.send({ ...input, dialect: "efi" });
+    return efiSendAnswer(generic, this.store.find(input.idempotencyKey), firstCall);
+  }
+
+  async statusEfi(idempotencyKey: string): Promise<SandboxAnswer> {
+    const generic = await this.status(idempotencyKey);
+    return efiStatusAnswer(generic, this.store.find(idempotencyKey));
+  }
+
+  /** Efí's statement (`GET /v2/gn/pix/enviados`): what was sent through Efí's API in the window. */
+  async listEfi(fromMs: number, toMs: number): Promise<EfiListItem[]> {
+    const nowMs = Date.now();
+    return (
+      this.store
+        .newest()
+        // A lost send left no trace at Efí: it is not on the statement either.
+        .filter((row) => row.dialect === "efi" && isKnownToProvider(behaviourFor(row.pix_key)))
+        .filter((row) => row.accepted_at_ms >= fromMs && row.accepted_at_ms <= toMs)
+        .map((row) => efiListItem(row, String(statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs).body.status ?? "not_found")))
+    );
   }
 
   /** Fault injection: the PSP API answers 503 to everything until `durationMs` from now. */
@@ -125,8 +175,18 @@ export class SandboxProvider extends DurableObject<Env> {
     for (const row of this.store.dueWebhooks(nowMs)) {
       const claimedStatus = behaviourFor(row.pix_key).webhookStatus;
       if (claimedStatus === null || row.webhook_id === null) continue;
-      const body = webhookBody({ idempotencyKey: row.idempotency_key, endToEndId: row.end_to_end_id, status: claimedStatus });
-      const result = await deliverWebhook({ secrets: this.webhookSecret(), webhookId: row.webhook_id, body });
+      const result =
+        row.dialect === "efi"
+          ? await deliverEfiWebhook({
+              hmac: this.env.EFI_WEBHOOK_HMAC,
+              allowedIps: this.env.EFI_WEBHOOK_IPS,
+              item: efiWebhookItem(row, claimedStatus, Date.now()),
+            })
+          : await deliverWebhook({
+              secrets: this.webhookSecret(),
+              webhookId: row.webhook_id,
+              body: webhookBody({ idempotencyKey: row.idempotency_key, endToEndId: row.end_to_end_id, status: claimedStatus }),
+            });
       const attempts = row.webhook_attempts + 1;
       const next = result.delivered ? { state: "delivered" as const } : nextAttemptAfterFailure(attempts, Date.now());
       this.store.recordWebhookAttempt(row.idempotency_key, {

@@ -2,6 +2,8 @@
 // with the counters and the webhook's delivery state. Rows only; no behaviour lives here.
 
 export type WebhookState = "none" | "pending" | "delivered" | "abandoned";
+/** Which API the send came through, so its webhook speaks the same dialect. */
+export type SandboxDialect = "provider" | "efi";
 
 export type PaymentRow = {
   idempotency_key: string;
@@ -18,6 +20,7 @@ export type PaymentRow = {
   webhook_state: WebhookState;
   webhook_attempts: number;
   webhook_due_at_ms: number | null;
+  dialect: SandboxDialect;
 };
 
 /** The sandbox is for humans and tests: the oldest payments beyond this are forgotten. */
@@ -46,6 +49,11 @@ export class PaymentStore {
       webhook_due_at_ms INTEGER
     )`);
     sql.exec("CREATE INDEX IF NOT EXISTS payments_webhook_due ON payments (webhook_state, webhook_due_at_ms)");
+    // Added with the Efí dialect: a sandbox kept from before gets the column, its rows `provider`.
+    const columns = sql.exec<{ name: string }>("SELECT name FROM pragma_table_info('payments')").toArray();
+    if (!columns.some((column) => column.name === "dialect")) {
+      sql.exec("ALTER TABLE payments ADD COLUMN dialect TEXT NOT NULL DEFAULT 'provider' CHECK (dialect IN ('provider', 'efi'))");
+    }
   }
 
   find(idempotencyKey: string): PaymentRow | null {
@@ -55,7 +63,7 @@ export class PaymentStore {
   insert(row: PaymentRow): void {
     this.sql.exec(
       `INSERT INTO payments (idempotency_key, amount_cents, pix_key, send_calls, status_calls, end_to_end_id, accepted_at_ms,
-        final_at_ms, webhook_id, webhook_state, webhook_attempts, webhook_due_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        final_at_ms, webhook_id, webhook_state, webhook_attempts, webhook_due_at_ms, dialect) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       row.idempotency_key,
       row.amount_cents,
       row.pix_key,
@@ -68,6 +76,7 @@ export class PaymentStore {
       row.webhook_state,
       row.webhook_attempts,
       row.webhook_due_at_ms,
+      row.dialect,
     );
     this.sql.exec(
       "DELETE FROM payments WHERE idempotency_key IN (SELECT idempotency_key FROM payments ORDER BY accepted_at_ms DESC LIMIT -1 OFFSET ?)",

@@ -57,7 +57,7 @@ export async function deliverWebhook(input: { secrets: string; webhookId: string
   }
 }
 
-async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {
+export async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<null>((resolve) => {
     timer = setTimeout(() => resolve(null), timeoutMs);

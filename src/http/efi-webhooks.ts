@@ -1,0 +1,113 @@
+// POST /webhooks/efi and /webhooks/efi/pix (CONTRACT §3b). Efí is registered with skip-mTLS, so
+// authenticity is the secret `?hmac=` (compared in constant time) plus, when configured, Efí's
+// source IPs. Like /webhooks/provider, a delivery is only a hint: each item naming one of our
+// transfers (`gnExtras.idEnvio`) makes that saga ask Efí now; what the item claims decides nothing.
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { maxBodyBytes } from "./body-limit.ts";
+import { problem } from "./problem.ts";
+import { log } from "./request-id.ts";
+
+/**
+ * The Worker's body limit (body-limit.ts) applies first: about 50 of Efí's items per POST. A
+ * bigger batch is answered 413 and Efí redelivers it; the sagas poll on their own meanwhile.
+ */
+export const efiWebhookBodyBytesMax = maxBodyBytes;
+/** Distinct transfers poked per delivery: each poke may call Efí, and Efí waits 60 s at most. */
+export const efiWebhookPokesMax = 50;
+
+/** An idEnvio we made: a transfer id without dashes. */
+const idEnvioPattern = /^[0-9a-f]{32}$/i;
+
+/** Loose on purpose: only `gnExtras.idEnvio` is used; any other field may change shape freely. */
+export const efiWebhookPayloadSchema = z.object({
+  pix: z.array(z.object({ gnExtras: z.object({ idEnvio: z.string().max(64).optional() }).optional() }).loose()).max(1000),
+});
+
+export const efiWebhookRoutes = new Hono<{ Bindings: Env }>();
+
+// Efí appends `/pix` to the registered URL unless it ends in `?ignorar=`: both arrive here.
+efiWebhookRoutes.post("/", receive);
+efiWebhookRoutes.post("/pix", receive);
+
+async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
+  if (!(await hmacMatches(c.env.EFI_WEBHOOK_HMAC, c.req.query("hmac")))) {
+    log(c, "efi_webhook", { outcome: "rejected_hmac" }, "warn");
+    return problem(c, 401, { type: "unauthorized", detail: "The hmac query parameter is missing or wrong." });
+  }
+  const sourceIp = c.req.header("cf-connecting-ip") ?? null;
+  if (!ipAllowed(c.env.EFI_WEBHOOK_IPS, sourceIp)) {
+    log(c, "efi_webhook", { outcome: "rejected_ip", source_ip: sourceIp }, "warn");
+    return problem(c, 403, { type: "forbidden", detail: "This source address may not deliver Efí webhooks." });
+  }
+  const declaredBytes = Number(c.req.header("content-length") ?? "0");
+  const rawBody = declaredBytes > efiWebhookBodyBytesMax ? null : new Uint8Array(await c.req.arrayBuffer());
+  if (rawBody === null || rawBody.byteLength > efiWebhookBodyBytesMax) {
+    log(c, "efi_webhook", { outcome: "rejected_too_large" }, "warn");
+    return problem(c, 413, { type: "payload-too-large", detail: `Webhook bodies are at most ${efiWebhookBodyBytesMax} bytes.` });
+  }
+  const transferIds = transferIdsIn(rawBody);
+  // The registration test (`{"evento":"teste_webhook"}`), an empty batch, or a shape we cannot
+  // read: 200 all the same, or Efí would retry a hint for 36 days.
+  if (transferIds.length === 0) {
+    log(c, "efi_webhook", { outcome: "nothing_to_poke" });
+    return c.json({ received: true }, 200);
+  }
+  const pokes = transferIds.map(async (transferId) => {
+    try {
+      const { state } = await c.env.TRANSFER_SAGA.getByName(transferId).poke("webhook");
+      log(c, "efi_webhook", { idempotency_key: transferId, outcome: "poked", state });
+    } catch (error) {
+      // Still 200: the saga checks on its own schedule and the sweeper catches it.
+      const message = error instanceof Error ? error.message : String(error);
+      log(c, "efi_webhook", { idempotency_key: transferId, outcome: "poke_failed", error: message }, "error");
+    }
+  });
+  await Promise.all(pokes);
+  return c.json({ received: true }, 200);
+}
+
+/** Constant time over SHA-256 digests, so neither the secret's length nor a prefix leaks. */
+async function hmacMatches(secret: string | undefined, given: string | undefined): Promise<boolean> {
+  if (secret === undefined || secret === "" || given === undefined) return false;
+  const encoder = new TextEncoder();
+  const [expected, actual] = await Promise.all([
+    crypto.subtle.digest("SHA-256", encoder.encode(secret)),
+    crypto.subtle.digest("SHA-256", encoder.encode(given)),
+  ]);
+  return crypto.subtle.timingSafeEqual(expected, actual);
+}
+
+/** An empty EFI_WEBHOOK_IPS checks nothing (local only; production requires it, CONTRACT §1). */
+function ipAllowed(allowList: string | undefined, sourceIp: string | null): boolean {
+  const allowed = (allowList ?? "")
+    .split(",")
+    .map((ip) => ip.trim())
+    .filter((ip) => ip !== "");
+  if (allowed.length === 0) return true;
+  return sourceIp !== null && allowed.includes(sourceIp.trim());
+}
+
+/** The distinct transfer ids named by the batch's items, as UUIDs (which name their saga objects). */
+function transferIdsIn(rawBody: Uint8Array): string[] {
+  let parsed: z.infer<typeof efiWebhookPayloadSchema>;
+  try {
+    const result = efiWebhookPayloadSchema.safeParse(JSON.parse(new TextDecoder().decode(rawBody)));
+    if (!result.success) return [];
+    parsed = result.data;
+  } catch {
+    return [];
+  }
+  const ids = new Set<string>();
+  for (const item of parsed.pix) {
+    const idEnvio = item.gnExtras?.idEnvio;
+    if (idEnvio === undefined || !idEnvioPattern.test(idEnvio)) continue;
+    ids.add(transferIdOf(idEnvio.toLowerCase()));
+    if (ids.size >= efiWebhookPokesMax) break;
+  }
+  return [...ids];
+}
+
+function transferIdOf(idEnvio: string): string {
+  return `${idEnvio.slice(0, 8)}-${idEnvio.slice(8, 12)}-${idEnvio.slice(12, 16)}-${idEnvio.slice(16, 20)}-${idEnvio.slice(20)}`;
+}

@@ -1,0 +1,76 @@
+// The Efí adapter (CONTRACT §4b) behind the provider port: builds Efí's requests, carries the
+// OAuth2 token (asking once more after a 401: a token revoked early), and hands every answer to
+// answers.ts. Bounded like the generic adapter: http-exchange times each call out.
+import type { ProviderExchange } from "../classify.ts";
+import { type ExchangeRequest, exchangeOnce, type Fetcher } from "../http-exchange.ts";
+import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../port.ts";
+import { classifyEfiSend, classifyEfiStatus } from "./answers.ts";
+import { idEnvioOf } from "./money.ts";
+import { sendBody } from "./shapes.ts";
+import { createTokenClient, type TokenCache } from "./token.ts";
+
+export interface EfiProviderOptions {
+  /** e.g. `https://pix.api.efipay.com.br`; Efí's paths are appended. */
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** The fintech's own Pix key at Efí (`pagador.chave`). */
+  payerKey: string;
+  timeoutMs: number;
+  /** The `EFI_CERT` mTLS binding's fetch in production; plain fetch locally. */
+  fetcher: Fetcher;
+  nowMs?: () => number;
+  tokenCache?: TokenCache;
+}
+
+type Called =
+  | { kind: "answered"; exchange: ProviderExchange; evidence: ProviderEvidence }
+  | { kind: "no_token"; why: string; evidence: ProviderEvidence; alert?: ProviderAlert };
+
+export function createEfiProvider(options: EfiProviderOptions): PixProvider {
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const tokens = createTokenClient({
+    baseUrl,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    timeoutMs: options.timeoutMs,
+    fetcher: options.fetcher,
+    nowMs: options.nowMs ?? (() => Date.now()),
+    ...(options.tokenCache === undefined ? {} : { cache: options.tokenCache }),
+  });
+
+  /** One call with a token; after a 401, one more with a fresh token (a PUT by idEnvio is idempotent). */
+  async function call(request: Omit<ExchangeRequest, "headers">): Promise<Called> {
+    for (let attempt = 1; ; attempt++) {
+      const token = await tokens.token();
+      if (!token.ok) return { kind: "no_token", why: token.why, evidence: token.evidence, ...(token.alert ? { alert: token.alert } : {}) };
+      const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token.accessToken}` };
+      if (request.body !== null) headers["content-type"] = "application/json";
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, { ...request, headers }, options.timeoutMs);
+      const refused = exchange.kind === "answered" && exchange.httpStatus === 401;
+      if (!refused || attempt >= 2) return { kind: "answered", exchange, evidence };
+      tokens.invalidate(token.accessToken);
+    }
+  }
+
+  return {
+    async send(order: PixOrder): Promise<SendOutcome> {
+      const url = `${baseUrl}/v3/gn/pix/${idEnvioOf(order.idempotencyKey)}`;
+      const called = await call({ url, method: "PUT", body: JSON.stringify(sendBody(order, options.payerKey)) });
+      // Without a token nothing reached Efí; still unknown, so the status check (and, after the
+      // grace window, the resend) settles it with the same idEnvio.
+      if (called.kind === "no_token") return { kind: "unknown", why: called.why, evidence: called.evidence, ...alertOf(called) };
+      return classifyEfiSend(order, called.exchange, called.evidence);
+    },
+    async status(order: PixOrder): Promise<StatusOutcome> {
+      const url = `${baseUrl}/v2/gn/pix/enviados/id-envio/${idEnvioOf(order.idempotencyKey)}`;
+      const called = await call({ url, method: "GET", body: null });
+      if (called.kind === "no_token") return { kind: "unknown", why: called.why, evidence: called.evidence, ...alertOf(called) };
+      return classifyEfiStatus(order, called.exchange, called.evidence);
+    },
+  };
+}
+
+function alertOf(called: { alert?: ProviderAlert }): { alert?: ProviderAlert } {
+  return called.alert === undefined ? {} : { alert: called.alert };
+}

@@ -1,0 +1,79 @@
+// The ONE place where Efí's answers become outcomes (CONTRACT §4b), leaning the same way as the
+// generic API's (../classify.ts): when an answer does not prove what happened, it is unknown.
+// Efí-specific: 409 `id_envio_duplicado` means the Pix exists; only Efí's own not-found body
+// is not found, settled after the grace window by sending again; `chave_invalida` is our key.
+import { isCredentialsRefusal, type ProviderExchange, parseBody, usableAnswer } from "../classify.ts";
+import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "../port.ts";
+import { centsFromValor, idEnvioOf } from "./money.ts";
+import { endToEndIdOf, errorBodySchema, notFoundBodySchema, sendAcceptedSchema, statusBodySchema } from "./shapes.ts";
+
+/**
+ * 4xx that say nothing about the order: 408 (gave up waiting), 425/429 (not now), 404 on a send
+ * (a wrong URL, not a refusal). 409 is handled on its own: the id was already used.
+ */
+const inconclusiveClientStatuses: ReadonlySet<number> = new Set([404, 408, 425, 429]);
+
+/** `chave_invalida` refuses our own payer key (EFI_PAYER_KEY): every send will fail until fixed. */
+const payerKeyRefusal = "chave_invalida";
+
+/** An answer about another idEnvio or another amount is about another order. */
+function contradicts(order: PixOrder, idEnvio: string | undefined, valor: string): boolean {
+  if (idEnvio !== undefined && idEnvio.toLowerCase() !== idEnvioOf(order.idempotencyKey)) return true;
+  return centsFromValor(valor) !== order.amountCents;
+}
+
+export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): SendOutcome {
+  const answer = usableAnswer(exchange);
+  if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
+  const { httpStatus, body } = answer;
+  if (httpStatus === 200 || httpStatus === 201) {
+    // A 2xx we cannot read may still mean the Pix was made: unknown, never success.
+    const accepted = parseBody(sendAcceptedSchema, body);
+    if (accepted === null) return { kind: "unknown", why: "malformed_body", evidence };
+    const endToEndId = endToEndIdOf(accepted);
+    if (endToEndId === "conflict" || contradicts(order, accepted.idEnvio, accepted.valor)) {
+      return { kind: "unknown", why: "contradicts_order", evidence };
+    }
+    // Whatever status the send carries, the status check settles it: a send only says "held".
+    return { kind: "accepted", status: "processing", endToEndId, evidence };
+  }
+  // The id was already used: the Pix exists (made by an earlier send), never a failure.
+  if (httpStatus === 409) return { kind: "unknown", why: "already_exists", evidence };
+  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
+  if (httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus)) {
+    // A refusal counts only in Efí's words: an HTML 400 from something in between proves nothing.
+    const refusal = parseBody(errorBodySchema, body);
+    if (refusal === null) return { kind: "unknown", why: `http_${httpStatus}_not_efi`, evidence };
+    if (refusal.nome === payerKeyRefusal) return { kind: "rejected", code: refusal.nome, evidence, alert: "payer_key_invalid" };
+    return { kind: "rejected", code: refusal.nome, evidence };
+  }
+  // 5xx (`erro_aplicacao`) may have made the Pix before failing; 3xx and other 2xx are not Efí.
+  return { kind: "unknown", why: `http_${httpStatus}`, evidence };
+}
+
+export function classifyEfiStatus(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): StatusOutcome {
+  const answer = usableAnswer(exchange);
+  if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
+  const { httpStatus, body } = answer;
+  if (httpStatus === 404) {
+    // Only Efí's own not-found; a gateway's page or a wrong base URL says nothing.
+    if (parseBody(notFoundBodySchema, body) === null) return { kind: "unknown", why: "http_404_not_efi", evidence };
+    return { kind: "not_found", afterGrace: "resend", evidence };
+  }
+  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
+  if (httpStatus !== 200) return { kind: "unknown", why: `http_${httpStatus}`, evidence };
+  const status = parseBody(statusBodySchema, body);
+  if (status === null) return { kind: "unknown", why: "malformed_body", evidence };
+  const endToEndId = endToEndIdOf(status);
+  const idEnvio = status.idEnvio ?? status.gnExtras?.idEnvio;
+  if (endToEndId === "conflict" || contradicts(order, idEnvio, status.valor))
+    return { kind: "unknown", why: "contradicts_order", evidence };
+  switch (status.status) {
+    case "REALIZADO":
+      return { kind: "confirmed", endToEndId, evidence };
+    case "NAO_REALIZADO":
+      return { kind: "rejected", code: status.gnExtras?.erro?.codigo ?? "nao_realizado", evidence };
+    case "EM_PROCESSAMENTO":
+      return { kind: "processing", evidence };
+  }
+}

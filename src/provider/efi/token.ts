@@ -1,0 +1,93 @@
+// Efí's OAuth2 client_credentials token (`POST /oauth/token`, Basic client_id:client_secret),
+// cached per isolate until shortly before it expires, so a burst of sagas asks for one token,
+// not one each. A 401 from the API invalidates it (the adapter then asks once more).
+import type { ProviderExchange } from "../classify.ts";
+import { isCredentialsRefusal, parseBody, usableAnswer } from "../classify.ts";
+import { exchangeOnce, type Fetcher } from "../http-exchange.ts";
+import type { ProviderAlert, ProviderEvidence } from "../port.ts";
+import { tokenBodySchema } from "./shapes.ts";
+
+/** Renew this long before expiry (or at half the lifetime of a shorter token): never send a dying one. */
+export const tokenRenewBeforeExpiryMsMax = 60_000;
+/** Bounds the cache: one entry per (base URL, client id); more means something is generating ids. */
+const cachedTokensMax = 16;
+
+interface CachedToken {
+  accessToken: string;
+  renewAtMs: number;
+}
+
+export type TokenCache = Map<string, CachedToken>;
+
+/** The isolate's cache: shared by every saga object this isolate runs. */
+const isolateTokens: TokenCache = new Map();
+
+export interface TokenClientOptions {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  timeoutMs: number;
+  fetcher: Fetcher;
+  nowMs: () => number;
+  cache?: TokenCache;
+}
+
+export type TokenResult = { ok: true; accessToken: string } | { ok: false; why: string; evidence: ProviderEvidence; alert?: ProviderAlert };
+
+export interface TokenClient {
+  token(): Promise<TokenResult>;
+  /** Forgets `accessToken` if it is still the cached one (another caller may have renewed it). */
+  invalidate(accessToken: string): void;
+}
+
+export function createTokenClient(options: TokenClientOptions): TokenClient {
+  const cache = options.cache ?? isolateTokens;
+  const cacheKey = `${options.baseUrl} ${options.clientId}`;
+  return {
+    async token(): Promise<TokenResult> {
+      const cached = cache.get(cacheKey);
+      if (cached !== undefined && options.nowMs() < cached.renewAtMs) return { ok: true, accessToken: cached.accessToken };
+      const requestedAtMs = options.nowMs();
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, tokenRequest(options), options.timeoutMs);
+      const result = readToken(exchange, evidence);
+      if (!result.ok) return result;
+      const lifetimeMs = result.expiresInSeconds * 1000;
+      const renewAtMs = requestedAtMs + lifetimeMs - Math.min(tokenRenewBeforeExpiryMsMax, lifetimeMs / 2);
+      if (cache.size >= cachedTokensMax && !cache.has(cacheKey)) cache.clear();
+      cache.set(cacheKey, { accessToken: result.accessToken, renewAtMs });
+      return { ok: true, accessToken: result.accessToken };
+    },
+    invalidate(accessToken: string): void {
+      if (cache.get(cacheKey)?.accessToken === accessToken) cache.delete(cacheKey);
+    },
+  };
+}
+
+function tokenRequest(options: TokenClientOptions) {
+  const basic = btoa(`${options.clientId}:${options.clientSecret}`);
+  return {
+    url: `${options.baseUrl}/oauth/token`,
+    method: "POST",
+    headers: { authorization: `Basic ${basic}`, "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ grant_type: "client_credentials" }),
+  } as const;
+}
+
+type ReadToken = { ok: true; accessToken: string; expiresInSeconds: number } | Extract<TokenResult, { ok: false }>;
+
+function readToken(exchange: ProviderExchange, evidence: ProviderEvidence): ReadToken {
+  // The token never goes into evidence: operators see that it came, not what it was.
+  const redacted: ProviderEvidence = {
+    ...evidence,
+    body: exchange.kind === "answered" && exchange.httpStatus === 200 ? "[token]" : evidence.body,
+  };
+  const answer = usableAnswer(exchange);
+  if (!answer.usable) return { ok: false, why: `token_${answer.why}`, evidence: redacted };
+  if (isCredentialsRefusal(answer.httpStatus)) {
+    return { ok: false, why: `token_http_${answer.httpStatus}`, evidence: redacted, alert: "credentials_refused" };
+  }
+  if (answer.httpStatus !== 200) return { ok: false, why: `token_http_${answer.httpStatus}`, evidence: redacted };
+  const body = parseBody(tokenBodySchema, answer.body);
+  if (body === null) return { ok: false, why: "token_malformed_body", evidence: redacted };
+  return { ok: true, accessToken: body.access_token, expiresInSeconds: body.expires_in };
+}

@@ -1,0 +1,123 @@
+// The sandbox speaking Efí's Pix API under /sandbox/efi (CONTRACT §4b): token, send, status and
+// statement, over the same payments and magic keys as /sandbox/provider, so `PROVIDER=efi
+// EFI_BASE_URL=http://127.0.0.1:8787/sandbox/efi` runs the Efí adapter end to end.
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { z } from "zod";
+import { configuredOrThrow } from "../../config/isolate.ts";
+import { centsFromValor } from "../efi/money.ts";
+import type { SandboxAnswer } from "./answers.ts";
+import { sandboxInstanceName } from "./sandbox-object.ts";
+
+type EfiContext = Context<{ Bindings: Env }>;
+
+const idEnvioSchema = z.string().regex(/^[a-zA-Z0-9]{1,35}$/);
+const sendSchema = z.object({
+  valor: z.string(),
+  pagador: z.object({ chave: z.string().min(1).max(140), infoPagador: z.string().max(140).optional() }),
+  favorecido: z.object({ chave: z.string().min(1).max(140) }),
+});
+/** A statement window: Efí's list is queried by `inicio` and `fim` (RFC 3339). */
+const listQuerySchema = z.object({ inicio: z.iso.datetime({ offset: true }), fim: z.iso.datetime({ offset: true }) });
+
+const tokenPrefix = "sandbox-efi-";
+const tokenLifetimeSeconds = 3600;
+/** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
+const answerDelayMsMax = 130_000;
+
+export const sandboxEfiRoutes = new Hono<{ Bindings: Env }>();
+
+sandboxEfiRoutes.post("/oauth/token", async (c) => {
+  const body = await c.req.json().catch(() => null);
+  const basic = c.req.header("authorization") ?? "";
+  if (!basic.startsWith("Basic ") || (body as { grant_type?: unknown } | null)?.grant_type !== "client_credentials") {
+    return c.json({ error: "invalid_request" }, 400);
+  }
+  // Like a PSP: when the credentials are configured, only they get a token.
+  const { EFI_CLIENT_ID: id, EFI_CLIENT_SECRET: secret } = c.env;
+  if (id && secret && basic !== `Basic ${btoa(`${id}:${secret}`)}`) return c.json({ error: "invalid_client" }, 401);
+  return c.json({
+    access_token: `${tokenPrefix}${crypto.randomUUID()}`,
+    token_type: "Bearer",
+    expires_in: tokenLifetimeSeconds,
+    scope: "pix.send gn.pix.send.read",
+  });
+});
+
+sandboxEfiRoutes.use("/v*", requireBearer(), async (c, next) => {
+  if (await sandbox(c).inOutage()) return c.json({ nome: "erro_aplicacao", mensagem: "Serviço indisponível." }, 503);
+  await next();
+});
+
+// `/v3/` today, `/v2/` in older docs: both.
+sandboxEfiRoutes.put("/:version{v[23]}/gn/pix/:idEnvio", async (c) => {
+  const idEnvio = idEnvioSchema.safeParse(c.req.param("idEnvio"));
+  const body = sendSchema.safeParse(await c.req.json().catch(() => null));
+  const amountCents = body.success ? centsFromValor(body.data.valor) : null;
+  if (!idEnvio.success || !body.success || amountCents === null || amountCents < 1) {
+    return c.json({ nome: "valor_invalido", mensagem: "Requisição inválida." }, 400);
+  }
+  const pixKey = body.data.favorecido.chave;
+  const provider = sandbox(c);
+  await provider.sendStarted();
+  try {
+    const answer = await provider.sendEfi({
+      idempotencyKey: transferIdOf(idEnvio.data),
+      amountCents,
+      pixKey,
+      pixKeyType: pixKey.includes("@") ? "email" : "evp",
+      confirmMs: configuredOrThrow(c.env).sandboxConfirmMs,
+      providerTimeoutMs: configuredOrThrow(c.env).providerTimeoutMs,
+    });
+    return await answerWith(c, answer);
+  } finally {
+    // Counting must never change the answer: a lost decrement only overstates concurrency.
+    await provider.sendEnded().catch(() => undefined);
+  }
+});
+
+sandboxEfiRoutes.get("/v2/gn/pix/enviados/id-envio/:idEnvio", async (c) => {
+  const idEnvio = idEnvioSchema.safeParse(c.req.param("idEnvio"));
+  if (!idEnvio.success) return c.json({ nome: "id_envio_invalido", mensagem: "idEnvio inválido." }, 400);
+  return answerWith(c, await sandbox(c).statusEfi(transferIdOf(idEnvio.data)));
+});
+
+sandboxEfiRoutes.get("/v2/gn/pix/enviados", async (c) => {
+  const query = listQuerySchema.safeParse(c.req.query());
+  if (!query.success) return c.json({ nome: "parametros_invalidos", mensagem: "inicio e fim são obrigatórios." }, 400);
+  const pix = await sandbox(c).listEfi(Date.parse(query.data.inicio), Date.parse(query.data.fim));
+  return c.json({
+    parametros: {
+      inicio: query.data.inicio,
+      fim: query.data.fim,
+      paginacao: { paginaAtual: 0, itensPorPagina: pix.length, quantidadeDePaginas: 1, quantidadeTotalDeItens: pix.length },
+    },
+    pix,
+  });
+});
+
+function sandbox(c: EfiContext) {
+  return c.env.SANDBOX.getByName(sandboxInstanceName);
+}
+
+/** Our idEnvio is a transfer id without dashes: stored under the transfer id, so /sandbox/provider/payments shows it. */
+function transferIdOf(idEnvio: string): string {
+  const id = idEnvio.toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(id)) return idEnvio;
+  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+}
+
+async function answerWith(c: EfiContext, answer: SandboxAnswer): Promise<Response> {
+  const delayMs = Math.min(answer.answerDelayMs, answerDelayMsMax);
+  if (delayMs > 0) await scheduler.wait(delayMs);
+  return c.json(answer.body, answer.httpStatus as ContentfulStatusCode);
+}
+
+function requireBearer(): MiddlewareHandler<{ Bindings: Env }> {
+  return async (c, next) => {
+    if (!c.req.header("authorization")?.startsWith(`Bearer ${tokenPrefix}`)) {
+      return c.json({ nome: "nao_autorizado", mensagem: "Token ausente ou inválido." }, 401);
+    }
+    await next();
+  };
+}

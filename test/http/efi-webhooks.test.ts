@@ -1,0 +1,126 @@
+// POST /webhooks/efi and /webhooks/efi/pix through the whole Worker (CONTRACT §3b): the hmac
+// and the source IP keep strangers out; a valid delivery is 200 and pokes each transfer it names.
+import { env, exports } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const hmac = env.EFI_WEBHOOK_HMAC ?? "";
+const efiIp = "34.193.116.226";
+
+function item(transferId: string, status = "REALIZADO") {
+  return {
+    endToEndId: "E09089356202612010614abcdefghijk",
+    chave: "ana@example.com",
+    tipo: "SOLICITACAO",
+    status,
+    valor: "12.34",
+    horario: "2026-12-01T06:14:00.000Z",
+    gnExtras: {
+      idEnvio: transferId.replaceAll("-", ""),
+      erro: status === "NAO_REALIZADO" ? { codigo: "AC03", origem: "PSP", motivo: "x" } : undefined,
+    },
+  };
+}
+
+function delivery(body: unknown, options: { path?: string; hmac?: string | null; ip?: string | null } = {}): Request {
+  const url = new URL(`http://example.com${options.path ?? "/webhooks/efi/pix"}`);
+  const given = options.hmac === undefined ? hmac : options.hmac;
+  if (given !== null) url.searchParams.set("hmac", given);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const ip = options.ip === undefined ? efiIp : options.ip;
+  if (ip !== null) headers["cf-connecting-ip"] = ip;
+  return new Request(url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+}
+
+function captureLogs(): () => Record<string, unknown>[] {
+  const lines: string[] = [];
+  for (const level of ["log", "warn", "error"] as const) {
+    vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)));
+  }
+  return () =>
+    lines
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .filter((record) => record.event === "efi_webhook");
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("Efí webhooks", () => {
+  it("answers 200 to a batch of several items and pokes each transfer named, once", async () => {
+    const logs = captureLogs();
+    const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
+    const response = await exports.default.fetch(delivery({ pix: [item(a), item(b, "NAO_REALIZADO"), item(a)] }));
+    expect(response.status).toBe(200);
+    const poked = logs()
+      .filter((r) => r.outcome === "poked")
+      .map((r) => r.idempotency_key);
+    expect(poked.sort()).toEqual([a, b].sort());
+  });
+
+  it("arrives at the registered URL itself too (registered with ?ignorar=)", async () => {
+    const logs = captureLogs();
+    const transferId = crypto.randomUUID();
+    const response = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi" }));
+    expect(response.status).toBe(200);
+    expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]);
+  });
+
+  it("answers 200 to Efí's registration test and pokes nothing", async () => {
+    const logs = captureLogs();
+    for (const path of ["/webhooks/efi", "/webhooks/efi/pix"]) {
+      const response = await exports.default.fetch(delivery({ evento: "teste_webhook" }, { path }));
+      expect(response.status).toBe(200);
+    }
+    expect(logs().map((r) => r.outcome)).toEqual(["nothing_to_poke", "nothing_to_poke"]);
+  });
+
+  it("answers 200 and pokes nothing for items whose idEnvio is not one of ours", async () => {
+    const logs = captureLogs();
+    const body = {
+      pix: [
+        { ...item(crypto.randomUUID()), gnExtras: { idEnvio: "outroPSP123" } },
+        { endToEndId: "E1", status: "REALIZADO" },
+      ],
+    };
+    expect((await exports.default.fetch(delivery(body))).status).toBe(200);
+    expect((await exports.default.fetch(delivery("not json"))).status).toBe(200);
+    expect(logs().map((r) => r.outcome)).toEqual(["nothing_to_poke", "nothing_to_poke"]);
+  });
+
+  it("an unknown but well-formed idEnvio pokes a saga that finds no transfer: nothing changes", async () => {
+    const logs = captureLogs();
+    const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }));
+    expect(response.status).toBe(200);
+    expect(logs()).toMatchObject([{ outcome: "poked", state: null }]);
+  });
+
+  it.each([
+    ["missing", null],
+    ["wrong", "not-the-secret"],
+    ["a prefix of the secret", hmac.slice(0, 8)],
+    ["empty", ""],
+  ])("answers 401 problem+json and pokes nothing when the hmac is %s", async (_name, given) => {
+    const logs = captureLogs();
+    const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }, { hmac: given }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(logs()).toMatchObject([{ outcome: "rejected_hmac" }]);
+  });
+
+  it.each([
+    ["another address", "198.51.100.7"],
+    ["no CF-Connecting-IP", null],
+  ])("answers 403 problem+json and pokes nothing from %s", async (_name, ip) => {
+    const logs = captureLogs();
+    const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }, { ip }));
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-type")).toBe("application/problem+json");
+    expect(logs()).toMatchObject([{ outcome: "rejected_ip" }]);
+  });
+
+  it("accepts any address of the allowlist", async () => {
+    expect((await exports.default.fetch(delivery({ evento: "teste_webhook" }, { ip: "203.0.113.9" }))).status).toBe(200);
+  });
+});

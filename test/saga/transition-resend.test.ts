@@ -1,0 +1,80 @@
+// The not-found settled by sending again (CONTRACT §4b, Efí): after the grace window the saga
+// records the check and sends the same id again; only a definitive refusal of that send
+// releases the hold. Time is only ever the nowMs argument.
+import { describe, expect, it } from "vitest";
+import type { SagaTimings } from "../../src/saga/timings.ts";
+import { type SagaEvent, type SagaView, transition } from "../../src/saga/transition.ts";
+import { persistedChange, sendOutcome, statusOutcome } from "./fixtures.ts";
+
+const timings: SagaTimings = { firstCheckDelayMs: 1_000, checkDelayMsMax: 8_000, deadlineMs: 90_000, notFoundGraceMs: 5_000 };
+const deadlineAtMs = 100_000;
+const sentAtMs = 10_000;
+const submitted: SagaView = { state: "submitted", deadlineAtMs, checksMade: 2, lastSentAtMs: sentAtMs };
+
+function resendAnswered(outcome: ReturnType<(typeof sendOutcome)[keyof typeof sendOutcome]>, nowMs = 20_000) {
+  const event: SagaEvent = { type: "resend_answered", outcome };
+  return transition(submitted, event, nowMs, timings);
+}
+
+describe("a not-found the adapter settles by sending again", () => {
+  it("within the grace window it is still only a check later", () => {
+    const result = transition(submitted, { type: "status_answered", outcome: statusOutcome.notFound("resend") }, 12_000, timings);
+    expect(result.state).toBe("submitted");
+    expect(result.commands.map((c) => c.type)).toEqual(["persist"]);
+  });
+
+  it("after the grace window records the check, then sends again; nothing is released", () => {
+    const result = transition(submitted, { type: "status_answered", outcome: statusOutcome.notFound("resend") }, 20_000, timings);
+    expect(result.state).toBe("submitted");
+    expect(result.commands.map((c) => c.type)).toEqual(["persist", "resend_to_provider"]);
+    expect(persistedChange(result)).toMatchObject({ path: [], ledger: null, failureReason: null, nextCheckAtMs: 21_000, checksMade: 2 });
+    expect(persistedChange(result)?.reason).toContain("sending again");
+  });
+
+  it("past the deadline sends nothing new: the transfer goes to a person, hold kept", () => {
+    const result = transition(submitted, { type: "status_answered", outcome: statusOutcome.notFound("resend") }, 150_000, timings);
+    expect(result.state).toBe("needs_review");
+    expect(result.commands.map((c) => c.type)).toEqual(["persist"]);
+    expect(persistedChange(result)).toMatchObject({ path: ["needs_review"], ledger: null });
+  });
+
+  it("the generic API's not-found after the grace window still compensates not_sent (CONTRACT §4)", () => {
+    const result = transition(submitted, { type: "status_answered", outcome: statusOutcome.notFound("release") }, 20_000, timings);
+    expect(result.state).toBe("compensated");
+    expect(persistedChange(result)).toMatchObject({ ledger: "release", failureReason: "not_sent" });
+  });
+});
+
+// biome-ignore format: a table reads best as a grid
+const resendRows = [
+  // name                                          outcome                                          to             path                              ledger     failureReason failureCode          lastSentAtMs nextCheckAtMs
+  ["accepted processing: made now, check again",   sendOutcome.accepted("processing", "E2E-2"),     "submitted",   [],                               null,      null,         null,                20_000,      21_000],
+  ["accepted confirmed: settle",                   sendOutcome.accepted("confirmed", "E2E-2"),      "completed",   ["completed"],                    "settle",  null,         null,                20_000,      null],
+  ["409 (it exists): check again",                 sendOutcome.unknown("already_exists"),           "submitted",   [],                               null,      null,         null,                20_000,      21_000],
+  ["timeout: check again, grace restarts",         sendOutcome.unknown("timeout"),                  "submitted",   [],                               null,      null,         null,                20_000,      21_000],
+  ["refused for good: release, not_sent",          sendOutcome.rejected("pagamento_negado"),        "compensated", ["compensating", "compensated"],  "release", "not_sent",   "pagamento_negado",  sentAtMs,    null],
+] as const;
+
+describe("the resend's answer", () => {
+  it.each(resendRows)("%s", (_name, outcome, to, path, ledger, failureReason, failureCode, lastSentAtMs, nextCheckAtMs) => {
+    const result = resendAnswered(outcome);
+    expect(result.state).toBe(to);
+    expect(persistedChange(result)).toMatchObject({ path, ledger, failureReason, failureCode, lastSentAtMs, nextCheckAtMs });
+  });
+
+  it("an unknown resend past the deadline goes to needs_review, hold kept", () => {
+    const result = resendAnswered(sendOutcome.unknown("already_exists"), 150_000);
+    expect(result.state).toBe("needs_review");
+    expect(persistedChange(result)).toMatchObject({ path: ["needs_review"], ledger: null });
+  });
+
+  it("is ignored outside submitted", () => {
+    for (const state of ["funds_reserved", "completed", "compensated", "needs_review"] as const) {
+      const view: SagaView = { ...submitted, state };
+      expect(transition(view, { type: "resend_answered", outcome: sendOutcome.rejected("x") }, 20_000, timings)).toEqual({
+        state,
+        commands: [],
+      });
+    }
+  });
+});
