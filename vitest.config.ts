@@ -1,8 +1,11 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-/** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
-function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
+/**
+ * The Worker under test; chaos tests reach Postgres through the fault proxy instead, and the
+ * events project delivers outbound events to the tests' own receiver (EVENTS_URL).
+ */
+function testWorker(proxy: "neonWsProxy" | "faultWsProxy", events = false) {
   return cloudflareTest(({ inject }) => ({
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
@@ -20,6 +23,14 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy") {
         PROVIDER_TIMEOUT_MS: "400",
         PROVIDER_NOT_FOUND_GRACE_MS: "1200",
         SANDBOX_CONFIRM_MS: "100",
+        ...(events
+          ? {
+              EVENTS_URL: inject("eventsUrl"),
+              EVENTS_CONTROL_URL: inject("eventsControlUrl"),
+              EVENTS_SECRET: "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=",
+              EVENTS_RETRY_FIRST_MS: "100",
+            }
+          : {}),
       },
     },
   }));
@@ -34,7 +45,11 @@ export default defineConfig({
     projects: [
       {
         plugins: [testWorker("neonWsProxy")],
-        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**"], ...timeouts },
+        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**", "test/events/delivery/**"], ...timeouts },
+      },
+      {
+        plugins: [testWorker("neonWsProxy", true)],
+        test: { name: "events", include: ["test/events/delivery/**/*.test.ts"], ...timeouts },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.

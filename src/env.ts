@@ -20,6 +20,10 @@ export interface Env {
   OPS_TOKEN: string;
   /** Optional: where a transfer entering needs_review is POSTed, signed like our webhooks. */
   OPS_ALERT_URL?: string;
+  /** Outbound events (CONTRACT §6): where they are POSTed, their own whsec_ secret, first retry delay. */
+  EVENTS_URL?: string;
+  EVENTS_SECRET?: string;
+  EVENTS_RETRY_FIRST_MS?: string;
   PROVIDER_URL?: string;
   PROVIDER_TOKEN?: string;
   SANDBOX_PROVIDER?: string;

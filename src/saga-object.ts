@@ -11,6 +11,7 @@ import { providerFor } from "./provider/select.ts";
 import { readSagaTimings } from "./saga/timings.ts";
 import { transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { EventDelivery } from "./saga-runtime/event-delivery.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
@@ -37,10 +38,19 @@ export type ResolveResult =
 
 const sagaKey = "saga";
 const faultsKey = "consecutive_faults";
+/** When a faulted step retries: the saga's wake while it is set, whatever its record says. */
+const faultRetryAtKey = "fault_retry_at_ms";
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
   private readonly pool = new IdlePool(() => ({ ...dbSettings(this.env), applicationName: "pix-saga" }));
+  /** This transfer's outbound events: the object is their sequencer (CONTRACT §6). */
+  private readonly events = new EventDelivery({
+    storage: this.ctx.storage,
+    env: this.env,
+    transferId: this.ctx.id.name ?? null,
+    withDb: (work) => this.withDb(work),
+  });
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
@@ -51,6 +61,7 @@ export class TransferSaga extends DurableObject<Env> {
           return { outcome: "replayed", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
         if (result.outcome !== "created") return result;
         await this.ctx.storage.put(sagaKey, result.saga);
+        await this.events.markDue(Date.now());
         // The send happens from the alarm, so a crash after this point still sends.
         await this.arm(result.saga);
         return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
@@ -87,7 +98,20 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    await this.queue.run(() => this.run(false));
+    await this.queue.run(async () => {
+      const saga = await this.run(false);
+      await this.events.deliverDue(false);
+      if (saga) await this.arm(saga);
+    });
+  }
+
+  /** Deliver this transfer's pending events now (the sweeper found one overdue). */
+  async deliverEvents(): Promise<void> {
+    await this.queue.run(async () => {
+      await this.events.deliverDue(true);
+      const saga = await this.get();
+      if (saga) await this.arm(saga);
+    });
   }
 
   /** The cached saga record (the database is the system of record). */
@@ -115,6 +139,7 @@ export class TransferSaga extends DurableObject<Env> {
         );
         if (applied.outcome === "not_found") return { outcome: "not_found" } as const;
         await this.ctx.storage.put(sagaKey, applied.saga);
+        if (applied.outcome === "applied") await this.events.markDue(Date.now());
         await this.arm(applied.saga);
         if (applied.outcome === "state_mismatch") return { outcome: "not_in_review", state: applied.saga.state } as const;
         return { outcome: "resolved", state: applied.saga.state } as const;
@@ -150,16 +175,19 @@ export class TransferSaga extends DurableObject<Env> {
         const ports: SagaPorts = { db, provider: providerFor(this.env), timings: this.timings(), nowMs: () => Date.now() };
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
+        // A new state was recorded, so was its event (or an adopted one, whose events may wait).
+        if (advanced.state !== current.state) await this.events.markDue(Date.now());
         noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
       }, preconnect);
-      await this.ctx.storage.delete(faultsKey);
+      await this.ctx.storage.delete([faultsKey, faultRetryAtKey]);
       if (saga) await this.arm(saga);
       return saga;
     } catch (error) {
       const faults = ((await this.ctx.storage.get<number>(faultsKey)) ?? 0) + 1;
       await this.ctx.storage.put(faultsKey, faults);
       const delayMs = faultRetryDelayMs(faults);
+      await this.ctx.storage.put(faultRetryAtKey, Date.now() + delayMs);
       await this.ctx.storage.setAlarm(Date.now() + delayMs);
       this.log("step_fault", { faults, retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
       return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
@@ -175,8 +203,12 @@ export class TransferSaga extends DurableObject<Env> {
     return loaded;
   }
 
+  /** The saga's next check or the next event delivery, whichever comes first. */
   private async arm(saga: SagaRecord): Promise<void> {
-    const wakeAtMs = nextWakeAtMs(saga, Date.now(), this.timings());
+    const faultRetryAtMs = await this.ctx.storage.get<number>(faultRetryAtKey);
+    const sagaWakeAtMs = faultRetryAtMs ?? nextWakeAtMs(saga, Date.now(), this.timings());
+    const eventsDueAtMs = await this.events.dueAtMs();
+    const wakeAtMs = sagaWakeAtMs === null ? eventsDueAtMs : eventsDueAtMs === null ? sagaWakeAtMs : Math.min(sagaWakeAtMs, eventsDueAtMs);
     if (wakeAtMs === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(wakeAtMs);
   }

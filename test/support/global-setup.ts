@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startFaultHarness } from "../../scripts/lib/db-faults/harness.ts";
+import { startEventReceiver } from "../../scripts/lib/event-receiver.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
 import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
@@ -18,6 +19,8 @@ declare module "vitest" {
     neonWsProxy: string;
     faultWsProxy: string;
     faultControlUrl: string;
+    eventsUrl: string;
+    eventsControlUrl: string;
     chaosScale: "short" | "full";
   }
 }
@@ -33,9 +36,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   const proxy = await startWsProxy();
   const faults = await startFaultHarness();
+  const receiver = await startEventReceiver();
   try {
     await applyMigrations(postgres.databaseUrl);
   } catch (error) {
+    await receiver.close();
     await faults.stop();
     await proxy.close();
     await postgres.stop();
@@ -45,8 +50,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("neonWsProxy", proxy.address);
   project.provide("faultWsProxy", faults.proxyAddress);
   project.provide("faultControlUrl", faults.controlUrl);
+  project.provide("eventsUrl", receiver.url);
+  project.provide("eventsControlUrl", receiver.controlUrl);
   project.provide("chaosScale", process.env.CHAOS_SCALE === "full" ? "full" : "short");
   return async () => {
+    await receiver.close();
     await faults.stop(process.env.CHAOS_REPORT);
     await proxy.close();
     await postgres.stop();
