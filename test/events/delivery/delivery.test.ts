@@ -142,3 +142,24 @@ describe("outbound events reach the receiver", () => {
     expect(deliveries.map((d) => d.body.data.state)).toEqual(["started", "funds_reserved"]);
   });
 });
+
+describe("GET /ops/events", () => {
+  it("lists a transfer's events in sequence with every delivery attempt; a bad transfer_id is 400", async () => {
+    const id = await heldTransfer();
+    await receiverAnswers(id, "fail", 1);
+    await env.TRANSFER_SAGA.getByName(id).deliverEvents();
+    const response = await call(`/ops/events?transfer_id=${id}`, { headers: opsHeaders() });
+    expect(response.status).toBe(200);
+    const { data } = await response.json<{ data: { sequence: number; status: string; attempts: { http_status: number | null }[] }[] }>();
+    expect(data.map((e) => [e.sequence, e.status, e.attempts.map((a) => a.http_status)])).toEqual([
+      [1, "pending", [503]],
+      [2, "pending", []],
+    ]);
+    const bad = await call("/ops/events?transfer_id=nope", { headers: opsHeaders() });
+    expect(bad.status).toBe(400);
+    await bad.body?.cancel();
+    const anonymous = await call(`/ops/events?transfer_id=${id}`);
+    expect(anonymous.status).toBe(401);
+    await anonymous.body?.cancel();
+  });
+});
