@@ -12,6 +12,7 @@ import { readSagaTimings } from "./saga/timings.ts";
 import { transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
+import { EventStreams } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
@@ -51,6 +52,25 @@ export class TransferSaga extends DurableObject<Env> {
     transferId: this.ctx.id.name ?? null,
     withDb: (work) => this.withDb(work),
   });
+  /** Open live streams of this transfer (GET /v1/transfers/:id/events); in memory only. */
+  private readonly streams = new EventStreams(this.ctx.id.name ?? "", (work) => this.withDb(work));
+
+  /**
+   * The live stream, reached only through the client route (which checked the caller owns the
+   * transfer). `last-event-id` is the sequence the client saw last. 404: no events to stream.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const raw = request.headers.get("last-event-id");
+    const lastEventId = raw !== null && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+    try {
+      const stream = await this.streams.open(lastEventId);
+      if (stream === null) return new Response(null, { status: 404 });
+      return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
+    } catch (error) {
+      this.log("stream_fault", { message: error instanceof Error ? error.message : String(error) });
+      return new Response(null, { status: 503 });
+    }
+  }
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
@@ -62,6 +82,7 @@ export class TransferSaga extends DurableObject<Env> {
         if (result.outcome !== "created") return result;
         await this.ctx.storage.put(sagaKey, result.saga);
         await this.events.markDue(Date.now());
+        await this.streams.notify();
         // The send happens from the alarm, so a crash after this point still sends.
         await this.arm(result.saga);
         return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
@@ -140,6 +161,7 @@ export class TransferSaga extends DurableObject<Env> {
         if (applied.outcome === "not_found") return { outcome: "not_found" } as const;
         await this.ctx.storage.put(sagaKey, applied.saga);
         if (applied.outcome === "applied") await this.events.markDue(Date.now());
+        await this.streams.notify();
         await this.arm(applied.saga);
         if (applied.outcome === "state_mismatch") return { outcome: "not_in_review", state: applied.saga.state } as const;
         return { outcome: "resolved", state: applied.saga.state } as const;
@@ -176,7 +198,10 @@ export class TransferSaga extends DurableObject<Env> {
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
         // A new state was recorded, so was its event (or an adopted one, whose events may wait).
-        if (advanced.state !== current.state) await this.events.markDue(Date.now());
+        if (advanced.state !== current.state) {
+          await this.events.markDue(Date.now());
+          await this.streams.notify();
+        }
         noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
       }, preconnect);
