@@ -9,7 +9,7 @@ export type OpsEvent = JsonObject;
 export async function eventsForOps(db: Queryable, filter: { transferId: string | null; limit: number }): Promise<OpsEvent[]> {
   const scope =
     filter.transferId === null
-      ? "WHERE e.delivered_at IS NULL ORDER BY e.parked_at IS NULL, e.occurred_at, e.sequence"
+      ? "WHERE e.delivered_at IS NULL AND $1::uuid IS NULL ORDER BY e.parked_at IS NULL, e.occurred_at, e.sequence"
       : "WHERE e.transfer_id = $1::uuid ORDER BY e.sequence";
   const { rows } = await db.query<{ event: OpsEvent }>(
     `SELECT jsonb_build_object(

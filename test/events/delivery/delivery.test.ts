@@ -6,6 +6,7 @@ import { env, runDurableObjectAlarm } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventAttemptTimeoutMs } from "../../../src/events/send.ts";
+import { opsEventListSchema } from "../../../src/http/schemas.ts";
 import { call, clientHeaders, fundedAccount, getTransfer, opsHeaders } from "../../support/api.ts";
 import { testPool } from "../../support/db.ts";
 import { sandboxKeys } from "../../support/faults.ts";
@@ -150,11 +151,13 @@ describe("GET /ops/events", () => {
     await env.TRANSFER_SAGA.getByName(id).deliverEvents();
     const response = await call(`/ops/events?transfer_id=${id}`, { headers: opsHeaders() });
     expect(response.status).toBe(200);
-    const { data } = await response.json<{ data: { sequence: number; status: string; attempts: { http_status: number | null }[] }[] }>();
+    const { data } = opsEventListSchema.parse(await response.json());
     expect(data.map((e) => [e.sequence, e.status, e.attempts.map((a) => a.http_status)])).toEqual([
       [1, "pending", [503]],
       [2, "pending", []],
     ]);
+    const undelivered = await call("/ops/events?limit=100", { headers: opsHeaders() });
+    expect(opsEventListSchema.parse(await undelivered.json()).data.every((e) => e.status !== "delivered")).toBe(true);
     const bad = await call("/ops/events?transfer_id=nope", { headers: opsHeaders() });
     expect(bad.status).toBe(400);
     await bad.body?.cancel();
