@@ -3,6 +3,7 @@
 // guarded by the expected state), serialises its steps, and uses its alarm for backoff checks,
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
+import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
@@ -51,6 +52,7 @@ export class TransferSaga extends DurableObject<Env> {
     env: this.env,
     transferId: this.ctx.id.name ?? null,
     withDb: (work) => this.withDb(work),
+    onParked: (eventId) => noticeEventParked(this.env, this.ctx, this.ctx.id.name ?? "", eventId),
   });
   /** Open live streams of this transfer (GET /v1/transfers/:id/events); in memory only. */
   private readonly streams = new EventStreams(this.ctx.id.name ?? "", (work) => this.withDb(work));

@@ -18,6 +18,8 @@ export interface DeliveryHost {
   env: Env;
   transferId: string | null;
   withDb: <T>(work: (db: Queryable) => Promise<T>) => Promise<T>;
+  /** An event was parked: a person must be told. */
+  onParked: (eventId: string) => void;
   fetcher?: Fetcher;
 }
 
@@ -62,10 +64,7 @@ export class EventDelivery {
       if (result.nextDueAtMs === null) await this.host.storage.delete(eventsDueKey);
       else await this.host.storage.put(eventsDueKey, result.nextDueAtMs);
       if (result.delivered > 0) log("events_delivered", { transfer_id: transferId, delivered: result.delivered });
-      if (result.parkedEventId !== null) {
-        // A receiver down for days: a person must look (GET /ops/events lists parked events).
-        console.error(JSON.stringify({ event: "transfer_event_parked", transfer_id: transferId, event_id: result.parkedEventId }));
-      }
+      if (result.parkedEventId !== null) this.host.onParked(result.parkedEventId);
     } catch (error) {
       await this.host.storage.put(eventsDueKey, Date.now() + eventsFaultRetryMs);
       log("events_fault", { transfer_id: transferId, message: error instanceof Error ? error.message : String(error) });
