@@ -58,7 +58,7 @@ function transferIdOf(body: string): string | null {
   }
 }
 
-export async function startEventReceiver(): Promise<EventReceiver> {
+export async function startEventReceiver(options: { port?: number } = {}): Promise<EventReceiver> {
   const received: ReceivedEvent[] = [];
   const behaviours = new Map<string, Behaviour>();
   const hung = new Set<ServerResponse>();
@@ -108,7 +108,7 @@ export async function startEventReceiver(): Promise<EventReceiver> {
       if (!response.headersSent) response.writeHead(400).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   return {
