@@ -2,7 +2,13 @@ import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({
   dialect: "postgresql",
-  schema: ["./src/ledger/schema.ts", "./src/transfers/schema.ts", "./src/limits/schema.ts", "./src/audit/schema.ts"],
+  schema: [
+    "./src/ledger/schema.ts",
+    "./src/transfers/schema.ts",
+    "./src/limits/schema.ts",
+    "./src/audit/schema.ts",
+    "./src/events/schema.ts",
+  ],
   out: "./drizzle",
   dbCredentials: { url: process.env.DATABASE_URL ?? "" },
 });

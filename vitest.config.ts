@@ -2,7 +2,6 @@ import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { testAccessAud, testAccessTeamDomain } from "./scripts/lib/access-assertion.ts";
 
-/** The Worker under test; chaos tests reach Postgres through the fault proxy instead. */
 /** The Efí adapter against the sandbox's Efí dialect, through the loopback (src/provider/select.ts). */
 const efiBindings = {
   PROVIDER: "efi",
@@ -14,7 +13,11 @@ const efiBindings = {
   PROVIDER_SEND_CONCURRENCY: "2",
 };
 
-function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record<string, string> = {}) {
+/**
+ * The Worker under test; chaos tests reach Postgres through the fault proxy instead, and the
+ * events project delivers outbound events to the tests' own receiver (EVENTS_URL).
+ */
+function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record<string, string> = {}, events = false) {
   return cloudflareTest(({ inject }) => ({
     // The local environment of wrangler.toml: the sandbox on (the top level is production).
     wrangler: { configPath: "./wrangler.toml", environment: "local" },
@@ -45,6 +48,14 @@ function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record
         PROVIDER_NOT_FOUND_GRACE_MS: "1200",
         SANDBOX_CONFIRM_MS: "100",
         ...extraBindings,
+        ...(events
+          ? {
+              EVENTS_URL: inject("eventsUrl"),
+              EVENTS_CONTROL_URL: inject("eventsControlUrl"),
+              EVENTS_SECRET: "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=",
+              EVENTS_RETRY_FIRST_MS: "100",
+            }
+          : {}),
       },
     },
   }));
@@ -59,7 +70,12 @@ export default defineConfig({
     projects: [
       {
         plugins: [testWorker("neonWsProxy")],
-        test: { name: "suite", include: ["test/**/*.test.ts"], exclude: ["test/chaos/**", "test/efi-sandbox/**"], ...timeouts },
+        test: {
+          name: "suite",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
+          ...timeouts,
+        },
       },
       {
         // The same Worker with PROVIDER=efi: the sandbox's rows through the Efí adapter.
@@ -71,6 +87,10 @@ export default defineConfig({
         // send timed out under load would keep its slot for a whole lease.
         plugins: [testWorker("neonWsProxy", { ...efiBindings, SAGA_DEADLINE_MS: "600000", PROVIDER_TIMEOUT_MS: "10000" })],
         test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...timeouts },
+      },
+      {
+        plugins: [testWorker("neonWsProxy", {}, true)],
+        test: { name: "events", include: ["test/events/delivery/**/*.test.ts"], ...timeouts },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.

@@ -3,6 +3,7 @@
 // guarded by the expected state), serialises its steps, and uses its alarm for backoff checks,
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
+import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
 import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
@@ -12,6 +13,8 @@ import { providerFor } from "./provider/select.ts";
 import { sendSlotFor } from "./provider/send-gate/slot.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { EventDelivery } from "./saga-runtime/event-delivery.ts";
+import { EventStreams } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
@@ -45,10 +48,39 @@ const faultsKey = "consecutive_faults";
  * their own once a deploy fixes the configuration (the sweeper would find them too).
  */
 export const misconfiguredRetryMs = 60_000;
+/** When a faulted step retries: the saga's wake while it is set, whatever its record says. */
+const faultRetryAtKey = "fault_retry_at_ms";
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
   private readonly pool = new IdlePool(() => ({ ...dbSettings(this.env), applicationName: "pix-saga" }));
+  /** This transfer's outbound events: the object is their sequencer (CONTRACT §6). */
+  private readonly events = new EventDelivery({
+    storage: this.ctx.storage,
+    env: this.env,
+    transferId: this.ctx.id.name ?? null,
+    withDb: (work) => this.withDb(work),
+    onParked: (eventId) => noticeEventParked(this.env, this.ctx, this.ctx.id.name ?? "", eventId),
+  });
+  /** Open live streams of this transfer (GET /v1/transfers/:id/events); in memory only. */
+  private readonly streams = new EventStreams(this.ctx.id.name ?? "", (work) => this.withDb(work));
+
+  /**
+   * The live stream, reached only through the client route (which checked the caller owns the
+   * transfer). `last-event-id` is the sequence the client saw last. 404: no events to stream.
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const raw = request.headers.get("last-event-id");
+    const lastEventId = raw !== null && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+    try {
+      const stream = await this.streams.open(lastEventId);
+      if (stream === null) return new Response(null, { status: 404 });
+      return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
+    } catch (error) {
+      this.log("stream_fault", { message: error instanceof Error ? error.message : String(error) });
+      return new Response(null, { status: 503 });
+    }
+  }
 
   /** Creates the transfer and attempts the hold; returns once the hold was attempted. */
   async start(input: OpenTransferInput): Promise<StartResult> {
@@ -59,6 +91,8 @@ export class TransferSaga extends DurableObject<Env> {
           return { outcome: "replayed", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
         if (result.outcome !== "created") return result;
         await this.ctx.storage.put(sagaKey, result.saga);
+        await this.events.markDue(Date.now());
+        await this.streams.notify();
         // The send happens from the alarm, so a crash after this point still sends.
         await this.arm(result.saga);
         return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
@@ -100,7 +134,20 @@ export class TransferSaga extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(Date.now() + misconfiguredRetryMs);
       return;
     }
-    await this.queue.run(() => this.run(false));
+    await this.queue.run(async () => {
+      const saga = await this.run(false);
+      await this.events.deliverDue(false);
+      if (saga) await this.arm(saga);
+    });
+  }
+
+  /** Deliver this transfer's pending events now (the sweeper found one overdue). */
+  async deliverEvents(): Promise<void> {
+    await this.queue.run(async () => {
+      await this.events.deliverDue(true);
+      const saga = await this.get();
+      if (saga) await this.arm(saga);
+    });
   }
 
   /** The cached saga record (the database is the system of record). */
@@ -131,6 +178,8 @@ export class TransferSaga extends DurableObject<Env> {
         );
         if (applied.outcome === "not_found") return { outcome: "not_found" } as const;
         await this.ctx.storage.put(sagaKey, applied.saga);
+        if (applied.outcome === "applied") await this.events.markDue(Date.now());
+        await this.streams.notify();
         await this.arm(applied.saga);
         if (applied.outcome === "state_mismatch") return { outcome: "not_in_review", state: applied.saga.state } as const;
         return { outcome: "resolved", state: applied.saga.state } as const;
@@ -174,16 +223,22 @@ export class TransferSaga extends DurableObject<Env> {
         };
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
+        // A new state was recorded, so was its event (or an adopted one, whose events may wait).
+        if (advanced.state !== current.state) {
+          await this.events.markDue(Date.now());
+          await this.streams.notify();
+        }
         noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
       }, preconnect);
-      await this.ctx.storage.delete(faultsKey);
+      await this.ctx.storage.delete([faultsKey, faultRetryAtKey]);
       if (saga) await this.arm(saga);
       return saga;
     } catch (error) {
       const faults = ((await this.ctx.storage.get<number>(faultsKey)) ?? 0) + 1;
       await this.ctx.storage.put(faultsKey, faults);
       const delayMs = faultRetryDelayMs(faults);
+      await this.ctx.storage.put(faultRetryAtKey, Date.now() + delayMs);
       await this.ctx.storage.setAlarm(Date.now() + delayMs);
       this.log("step_fault", { faults, retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
       return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
@@ -199,8 +254,12 @@ export class TransferSaga extends DurableObject<Env> {
     return loaded;
   }
 
+  /** The saga's next check or the next event delivery, whichever comes first. */
   private async arm(saga: SagaRecord): Promise<void> {
-    const wakeAtMs = nextWakeAtMs(saga, Date.now(), this.timings());
+    const faultRetryAtMs = await this.ctx.storage.get<number>(faultRetryAtKey);
+    const sagaWakeAtMs = faultRetryAtMs ?? nextWakeAtMs(saga, Date.now(), this.timings());
+    const eventsDueAtMs = await this.events.dueAtMs();
+    const wakeAtMs = sagaWakeAtMs === null ? eventsDueAtMs : eventsDueAtMs === null ? sagaWakeAtMs : Math.min(sagaWakeAtMs, eventsDueAtMs);
     if (wakeAtMs === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(wakeAtMs);
   }

@@ -4,6 +4,8 @@
 import { configOf } from "./config/isolate.ts";
 import { withPool } from "./db/pool.ts";
 import { dbSettings } from "./db/settings.ts";
+import { readEventsConfig } from "./events/config.ts";
+import { transfersWithOverdueEvents } from "./events/store.ts";
 import { overdueTransferIds } from "./transfers/store.ts";
 
 export const sweepOverdueMs = 60_000;
@@ -18,13 +20,23 @@ export async function sweep(env: Env): Promise<{ poked: number }> {
     console.error(JSON.stringify({ event: "sweep_refused_misconfigured", problems: config.problems.map((p) => p.variable) }));
     return { poked: 0 };
   }
-  const ids = await withPool(dbSettings(env), (db) => overdueTransferIds(db, sweepOverdueMs, sweepBatchMax));
-  let poked = 0;
+  const delivering = readEventsConfig(env).delivery === "on";
+  const [ids, eventIds] = await withPool(dbSettings(env), async (db) => [
+    await overdueTransferIds(db, sweepOverdueMs, sweepBatchMax),
+    // Undelivered events whose object did not wake (a lost alarm, a crash after the commit).
+    delivering ? await transfersWithOverdueEvents(db, sweepOverdueMs, sweepBatchMax) : [],
+  ]);
+  const poked = await inBatches(ids, (id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper"));
+  const eventsPoked = await inBatches(eventIds, (id) => env.TRANSFER_SAGA.getByName(id).deliverEvents());
+  console.log(JSON.stringify({ event: "sweep", overdue: ids.length, poked, events_overdue: eventIds.length, events_poked: eventsPoked }));
+  return { poked: poked + eventsPoked };
+}
+
+async function inBatches(ids: readonly string[], work: (id: string) => Promise<unknown>): Promise<number> {
+  let done = 0;
   for (let i = 0; i < ids.length; i += sweepConcurrencyMax) {
-    const batch = ids.slice(i, i + sweepConcurrencyMax);
-    const results = await Promise.allSettled(batch.map((id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper")));
-    poked += results.filter((r) => r.status === "fulfilled").length;
+    const results = await Promise.allSettled(ids.slice(i, i + sweepConcurrencyMax).map(work));
+    done += results.filter((r) => r.status === "fulfilled").length;
   }
-  console.log(JSON.stringify({ event: "sweep", overdue: ids.length, poked }));
-  return { poked };
+  return done;
 }

@@ -26,6 +26,7 @@ export const invariantNames: Record<string, string> = {
   I8: "every transition justified (provider, saga rules, operator)",
   I9: "entries never changed",
   I10: "one transfer per (account, Idempotency-Key)",
+  I11: "every transfer's events are exactly its history",
 };
 
 /** Proxy counts are by mechanism; these names say what the test saw. */

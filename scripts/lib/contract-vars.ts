@@ -36,6 +36,9 @@ export const contractVariableNames = [
   "NIGHT_TRANSFER_LIMIT_CENTS",
   "VELOCITY_MAX_PER_10_MIN",
   "NEW_KEY_REVIEW_ABOVE_CENTS",
+  "EVENTS_URL",
+  "EVENTS_SECRET",
+  "EVENTS_RETRY_FIRST_MS",
   // Not in the contract: the project's optional needs_review alert (README, Operator console),
   // and the sandbox's own webhook key.
   "OPS_ALERT_URL",

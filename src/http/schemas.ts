@@ -184,6 +184,33 @@ export const auditPageSchema = z.strictObject({
 
 export const sweepSchema = z.strictObject({ poked: z.number().int().nonnegative().describe("Overdue sagas poked") });
 
+/** An outbound event (CONTRACT §6), as POSTed to EVENTS_URL and kept in the outbox. */
+export const outboundEventSchema = z.strictObject({
+  type: z.enum(["transfer.updated", "transfer.returned"]),
+  id: z.string().regex(/^evt_/).describe("The event id: the `webhook-id` of every delivery attempt"),
+  sequence: z.number().int().positive().describe("1, 2, 3... per transfer; the delivery order and the stream's event id"),
+  occurred_at: timestamp,
+  data: transferSchema.describe("The transfer as its client saw it right after this change"),
+});
+
+export const eventAttemptSchema = z.strictObject({
+  at: timestamp,
+  http_status: z.number().int().nullable().describe("The receiver's status; null when no answer came (timeout, refused)"),
+  duration_ms: z.number().int().nonnegative(),
+  error: z.string().nullable().describe("Why the attempt failed; null for a 2xx"),
+});
+
+export const opsEventSchema = outboundEventSchema.extend({
+  transfer_id: z.string().uuid(),
+  status: z.enum(["pending", "delivered", "parked"]).describe("parked: still refused after 3 days of retries; later events wait"),
+  next_attempt_at: timestamp.nullable(),
+  delivered_at: timestamp.nullable(),
+  parked_at: timestamp.nullable(),
+  attempts: z.array(eventAttemptSchema).describe("Every delivery attempt, in order"),
+});
+
+export const opsEventListSchema = z.strictObject({ data: z.array(opsEventSchema) });
+
 // The sandbox provider (CONTRACT §4), when SANDBOX_PROVIDER=on.
 
 export const sandboxPaymentSchema = z.strictObject({

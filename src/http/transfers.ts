@@ -127,3 +127,22 @@ transferRoutes.get("/:id", async (c) => {
   if (found.outcome === "not_found") return notFound();
   return c.json(found.transfer);
 });
+
+/** The live stream (text/event-stream), served by the transfer's own object after the owner check. */
+transferRoutes.get("/:id/events", async (c) => {
+  const id = c.req.param("id");
+  const lastEventId = c.req.header("last-event-id");
+  if (lastEventId !== undefined && !/^\d{1,9}$/.test(lastEventId))
+    return validationProblem(c, [{ field: "Last-Event-ID", message: "the sequence of an event this stream sent" }]);
+  const lookupId = transferIdPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
+  const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
+  if (found.outcome === "account_not_found")
+    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+  if (found.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  const streamed = await c.env.TRANSFER_SAGA.getByName(id).fetch(
+    new Request("https://transfer-saga/events", { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } }),
+  );
+  if (streamed.status === 200) return streamed;
+  await streamed.body?.cancel();
+  return problem(c, 503, { type: "unavailable", detail: "The stream could not be opened; try again.", headers: { "Retry-After": "1" } });
+});

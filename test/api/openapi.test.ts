@@ -14,6 +14,7 @@ const contractOperations = [
   "post /v1/transfers",
   "get /v1/transfers",
   "get /v1/transfers/{id}",
+  "get /v1/transfers/{id}/events",
   "get /v1/balance",
   "get /v1/limits",
   "get /healthz",
@@ -28,6 +29,7 @@ const contractOperations = [
   "post /ops/transfers/{id}/resolve",
   "get /ops/reconciliation",
   "post /ops/sweep",
+  "get /ops/events",
 ];
 const sandboxOperations = [
   "put /sandbox/provider/pix/{idempotency_key}",

@@ -148,6 +148,17 @@ describe("the invariant checker", () => {
         await db.query("UPDATE transfers SET idempotency_key = 'same' WHERE account_id = $1", [accountId]);
       },
     },
+    {
+      invariant: "I11",
+      how: "an event rewritten to show a state its history never had (with the append-only trigger off)",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE transfer_events DISABLE TRIGGER transfer_events_immutable");
+        await db.query(
+          `UPDATE transfer_events SET data = jsonb_set(data, '{state}', '"completed"') WHERE transfer_id = $1 AND sequence = 2`,
+          [refusedId],
+        );
+      },
+    },
   ])("reports $invariant: $how", async ({ invariant, breakIt, payment }) => {
     expect(await violationsAfter(breakIt, payment?.())).toContain(invariant);
   });

@@ -66,6 +66,9 @@ describe("console pages", () => {
     expect(html).toContain("<strong>settled</strong>");
     expect(html).toContain("Ledger entries of the settlement");
     expect(html).not.toContain("What happened to this Pix?");
+    // Its outbound events, one per history row, unsent here (no EVENTS_URL in this project).
+    expect(html).toContain("Outbound events");
+    expect(html.split('<td data-label="Attempts">not attempted</td>').length - 1).toBe(4);
   });
 
   it("account: balance, held and available, entries and transfers", async () => {

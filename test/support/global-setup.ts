@@ -9,6 +9,7 @@ import type { JWK } from "jose";
 import type { TestProject } from "vitest/node";
 import { startAccessIssuer } from "../../scripts/lib/access-issuer.ts";
 import { startFaultHarness } from "../../scripts/lib/db-faults/harness.ts";
+import { startEventReceiver } from "../../scripts/lib/event-receiver.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
 import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
@@ -20,6 +21,8 @@ declare module "vitest" {
     neonWsProxy: string;
     faultWsProxy: string;
     faultControlUrl: string;
+    eventsUrl: string;
+    eventsControlUrl: string;
     chaosScale: "short" | "full";
     /** The stand-in Cloudflare Access: where its certs are, and its signing key for tests to mint assertions. */
     accessCertsUrl: string;
@@ -39,10 +42,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const proxy = await startWsProxy();
   const faults = await startFaultHarness();
   const access = await startAccessIssuer();
+  const receiver = await startEventReceiver();
   try {
     await applyMigrations(postgres.databaseUrl);
   } catch (error) {
     await access.close();
+    await receiver.close();
     await faults.stop();
     await proxy.close();
     await postgres.stop();
@@ -54,9 +59,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide("faultControlUrl", faults.controlUrl);
   project.provide("accessCertsUrl", access.certsUrl);
   project.provide("accessPrivateJwk", access.privateJwk);
+  project.provide("eventsUrl", receiver.url);
+  project.provide("eventsControlUrl", receiver.controlUrl);
   project.provide("chaosScale", process.env.CHAOS_SCALE === "full" ? "full" : "short");
   return async () => {
     await access.close();
+    await receiver.close();
     await faults.stop(process.env.CHAOS_REPORT);
     await proxy.close();
     await postgres.stop();

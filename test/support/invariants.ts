@@ -13,13 +13,15 @@
 // I7 never released while the provider paid; never settled by the saga without a payment.
 // I8 every transition allowed and justified by a provider answer, the saga's rules or an
 //    operator, never by a webhook. I9 entries never change. I10 one transfer per key.
+// I11 every transfer's events are exactly its history (test/support/event-invariants.ts).
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
 import { canTransition, type TransferState, transferStates } from "../../src/saga/states.ts";
+import { eventChecks } from "./event-invariants.ts";
 
-export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10"] as const;
+export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11"] as const;
 export type InvariantId = (typeof invariantIds)[number];
 
 export interface Violation {
@@ -137,6 +139,7 @@ async function sqlChecks(
     ...(await sagaChecks(client, scope, options.overdueMsMax ?? null)),
     ...(await transitionChecks(client, scope)),
     ...(options.entriesBefore ? await entriesUnchanged(client, options.entriesBefore) : []),
+    ...(await eventChecks(client, scope)).map((found) => violation("I11", found.subject, found.detail)),
   ];
   const { rows: transfers } = await client.query<TransferRow>(
     `SELECT t.id, t.account_id, t.state, t.failure_reason, h.status AS hold_status,

@@ -3,8 +3,10 @@
 
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { eventsForOps } from "../../events/ops-reads.ts";
 import { callObject, ObjectFault } from "../../http/object-call.ts";
 import { log } from "../../http/request-id.ts";
+import { opsEventListSchema } from "../../http/schemas.ts";
 import { controlProblem } from "../../http/text.ts";
 import type { OperatorOutcome } from "../../saga/transition.ts";
 import type { ResolveResult } from "../../saga-object.ts";
@@ -54,11 +56,18 @@ transferPages.get("/search", async (c) => {
 });
 
 transferPages.get("/transfers/:id", async (c) => {
-  const story = await withConsoleDb(c.env, (db) => readTransferStory(db, c.req.param("id")));
+  const id = c.req.param("id");
+  const { story, events } = await withConsoleDb(c.env, async (db) => {
+    const read = await readTransferStory(db, id);
+    return {
+      story: read,
+      events: read === null ? [] : opsEventListSchema.parse({ data: await eventsForOps(db, { transferId: id, limit: 100 }) }).data,
+    };
+  });
   if (!story)
     return page(c, <RefusalPage title="Transfer not found" message="No transfer has this id." csrfToken={c.var.csrfToken} />, 404);
   const notice = c.req.query("resolved") === "1" ? `Resolved: the transfer is now ${story.state}.` : undefined;
-  return page(c, <TransferPage story={story} csrfToken={c.var.csrfToken} notice={notice} />);
+  return page(c, <TransferPage story={story} events={events} csrfToken={c.var.csrfToken} notice={notice} />);
 });
 
 transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {

@@ -2,12 +2,15 @@
 // provider evidence, and the hold with its ledger entries.
 import type { TransferStory } from "../data/story.ts";
 import { formatCents, formatCount, formatTime } from "../format.ts";
+import { type ConsoleEvent, OutboundEvents } from "./events.tsx";
 import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
 import { Layout, Message, StateBadge } from "./layout.tsx";
 import { ResolveForm } from "./resolve.tsx";
 
 export interface TransferPageProps {
   story: TransferStory;
+  /** Its outbound events, on the page that shows the transfer (not on a refused resolve). */
+  events?: ConsoleEvent[];
   csrfToken: string;
   notice?: string | undefined;
   error?: string | undefined;
@@ -60,7 +63,7 @@ function providerCallsSummary(story: TransferStory): string {
   return `${formatCount(count("send"), "send")}, ${formatCount(count("status"), "status check")}`;
 }
 
-export function TransferPage({ story, csrfToken, notice, error }: TransferPageProps) {
+export function TransferPage({ story, events, csrfToken, notice, error }: TransferPageProps) {
   return (
     <Layout title={`Transfer ${story.id}`} csrfToken={csrfToken}>
       {notice === undefined ? null : (
@@ -92,6 +95,10 @@ export function TransferPage({ story, csrfToken, notice, error }: TransferPagePr
       <section aria-labelledby="hold-heading">
         <h2 id="hold-heading">Hold and ledger entries</h2>
         <HoldAndEntries story={story} />
+      </section>
+      <section aria-labelledby="events-heading">
+        <h2 id="events-heading">Outbound events</h2>
+        <OutboundEvents events={events ?? []} />
       </section>
     </Layout>
   );

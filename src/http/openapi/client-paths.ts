@@ -105,6 +105,41 @@ export function clientOperations(): RoutedOperation[] {
     },
     {
       method: "get",
+      path: "/v1/transfers/{id}/events",
+      operation: {
+        operationId: "streamTransfer",
+        summary: "Follow one of your transfers live",
+        description: [
+          "A `text/event-stream` (server-sent events): first the transfer as it is now, then one `event: transfer.updated` per change, within a second of it, with `data` the transfer resource and `id` the change's sequence.",
+          "The stream ends after a terminal state (`completed`, `compensated`, `canceled`), and after at most 5 minutes otherwise: reconnect with `Last-Event-ID` (the last `id` seen) to get every change since, without a gap (EventSource does this by itself).",
+        ].join(" "),
+        tags: ["transfers"],
+        security: clientSecurity,
+        parameters: [
+          pathParameter("id", "The transfer id.", { type: "string", format: "uuid" }),
+          {
+            name: "Last-Event-ID",
+            in: "header",
+            required: false,
+            description: "Resume after this change: the `id` of the last message received.",
+            schema: { type: "string", pattern: "^[0-9]{1,9}$" },
+          },
+        ],
+        responses: {
+          "200": {
+            description: "The stream. Each message: `id: <sequence>`, `event: transfer.updated`, `data: <the transfer as JSON>`.",
+            headers: requestIdResponseHeader,
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+          "400": problemResponse("`Last-Event-ID` is not the id of a message this stream sends."),
+          ...clientAuthResponses,
+          "404": problemResponse("No transfer of yours with this id."),
+          "503": problemResponse("The stream could not be opened now; try again.", retryAfterHeader),
+        },
+      },
+    },
+    {
+      method: "get",
       path: "/v1/balance",
       operation: {
         operationId: "getBalance",

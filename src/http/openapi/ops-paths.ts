@@ -1,5 +1,6 @@
 // The operators' operations (CONTRACT §5).
 import { auditQuery } from "../ops/audit.ts";
+import { opsEventsQuery } from "../ops/events.ts";
 import { opsListTransfersQuery } from "../ops/transfers.ts";
 import {
   jsonBody,
@@ -220,6 +221,27 @@ export function opsOperations(): RoutedOperation[] {
         tags: ["operators"],
         security: opsSecurity,
         responses: { "200": jsonResponse("How many sagas were poked.", "Sweep"), ...unauthorized },
+      },
+    },
+    {
+      method: "get",
+      path: "/ops/events",
+      operation: {
+        operationId: "opsListEvents",
+        summary: "Outbound events and their delivery attempts",
+        description:
+          "With `transfer_id`: that transfer's events in sequence, each with every delivery attempt (status, duration, error). Without: the events not yet delivered, parked ones first (a receiver that refused them for 3 days), then the oldest.",
+        tags: ["operators"],
+        security: opsSecurity,
+        parameters: queryParameters(opsEventsQuery, {
+          transfer_id: "The transfer whose events to list.",
+          limit: "At most this many events.",
+        }),
+        responses: {
+          "200": jsonResponse("The events.", "OpsEventList"),
+          "400": problemResponse("`transfer_id` is not a UUID, or `limit` is out of range."),
+          ...unauthorized,
+        },
       },
     },
   ];

@@ -1,0 +1,14 @@
+-- An event is what happened: only its delivery columns (attempts, next_attempt_at,
+-- delivered_at, parked_at) ever change, and it is never deleted (triggers
+-- transfer_events_immutable and transfer_events_no_truncate).
+CREATE OR REPLACE FUNCTION public.transfer_events_refuse_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  IF TG_OP = 'UPDATE' AND (NEW.id, NEW.transfer_id, NEW.sequence, NEW.type, NEW.history_id, NEW.occurred_at, NEW.data)
+      IS NOT DISTINCT FROM (OLD.id, OLD.transfer_id, OLD.sequence, OLD.type, OLD.history_id, OLD.occurred_at, OLD.data) THEN
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'transfer_events are append-only: % refused', TG_OP USING ERRCODE = 'integrity_constraint_violation';
+END $function$;

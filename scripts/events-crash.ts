@@ -1,0 +1,173 @@
+// `npm run events:crash`: outbound events survive a SIGKILL of the whole local stack. It runs
+// `npm start` (its own port and data directory) with EVENTS_URL aimed at a receiver that is not
+// listening yet, completes a few transfers (their events pile up, refused), SIGKILLs every
+// process of the stack (postgres, wrangler, workerd) at once, starts the receiver, restarts the
+// stack on the same data, and requires every event of every transfer to arrive: signed (checked
+// with the official standardwebhooks package), in order, acknowledged once per sequence.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Webhook } from "standardwebhooks";
+import { startEventReceiver } from "./lib/event-receiver.ts";
+import { freePort, isPortFree } from "./lib/free-port.ts";
+import { mintAccountToken } from "./lib/jwt.ts";
+import { descendantsOf, listProcesses } from "./lib/proc-table.ts";
+import { stopGroup } from "./lib/process-group.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const transfersCount = 4;
+const readyTimeoutMs = 120_000;
+/** The cron sweeper runs every minute; a restart may have to wait for it once. */
+const deliveryTimeoutMs = 180_000;
+const eventsSecret = "whsec_Y3Jhc2gtdGVzdC1ldmVudHMtc2VjcmV0LTAxMjM=";
+const jwtSecret = "crash-test-jwt-secret-0123456789abcdef0123";
+const opsToken = "crash-test-ops-token-0123456789abcdef";
+
+const log = (line: string): void => console.log(`[events-crash] ${line}`);
+
+function startStack(port: number, dataDir: string, eventsUrl: string): { child: ChildProcess; ready: Promise<void> } {
+  const npmCli = process.env.npm_execpath;
+  const [command, args] = npmCli ? [process.execPath, [npmCli, "start"]] : ["npm", ["start"]];
+  const child = spawn(command, args, {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PIX_DATA_DIR: dataDir,
+      EVENTS_URL: eventsUrl,
+      EVENTS_SECRET: eventsSecret,
+      EVENTS_RETRY_FIRST_MS: "200",
+      JWT_SECRET: jwtSecret,
+      OPS_TOKEN: opsToken,
+      SAGA_FIRST_CHECK_MS: "300",
+      SANDBOX_CONFIRM_MS: "100",
+    },
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("npm start printed no ready line")), readyTimeoutMs);
+    const onLine = (line: string): void => {
+      if (process.env.EVENTS_CRASH_VERBOSE === "1" || /error|fail/i.test(line)) console.log(`  | ${line}`);
+      if (/^ready: /.test(line)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    if (child.stdout) createInterface({ input: child.stdout }).on("line", onLine);
+    if (child.stderr) createInterface({ input: child.stderr }).on("line", onLine);
+    child.once("exit", (code, signal) => reject(new Error(`npm start exited before ready (${signal ?? `code ${code}`})`)));
+  });
+  return { child, ready };
+}
+
+async function api<T>(
+  base: string,
+  method: string,
+  urlPath: string,
+  token: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
+  const response = await fetch(`${base}${urlPath}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+async function makeTransfers(base: string): Promise<string[]> {
+  const accountId = `crash-${Date.now()}`;
+  await api(base, "PUT", `/ops/accounts/${accountId}`, opsToken);
+  await api(base, "POST", `/ops/accounts/${accountId}/credits`, opsToken, { amount_cents: 100_000, idempotency_key: `seed-${accountId}` });
+  const token = mintAccountToken(accountId, jwtSecret, 3600);
+  const ids: string[] = [];
+  for (let i = 0; i < transfersCount; i += 1) {
+    const created = await api<{ id: string }>(
+      base,
+      "POST",
+      "/v1/transfers",
+      token,
+      { amount_cents: 1_000 + i, pix_key: "100.000.001-08", pix_key_type: "cpf" },
+      { "idempotency-key": `crash-${i}` },
+    );
+    ids.push(created.id);
+  }
+  // Every saga completes (4 events each), none of which can be delivered yet.
+  const deadline = Date.now() + 60_000;
+  for (const id of ids) {
+    while ((await api<{ state: string }>(base, "GET", `/v1/transfers/${id}`, token)).state !== "completed") {
+      if (Date.now() > deadline) throw new Error(`transfer ${id} did not complete`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  return ids;
+}
+
+async function main(): Promise<void> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "pix-events-crash-"));
+  const port = await freePort();
+  const receiverPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const eventsUrl = `http://127.0.0.1:${receiverPort}/events`;
+  let stack = startStack(port, dataDir, eventsUrl);
+  let receiver: Awaited<ReturnType<typeof startEventReceiver>> | null = null;
+  try {
+    await stack.ready;
+    log(`stack ready on ${base}; the receiver at ${eventsUrl} is down`);
+    const ids = await makeTransfers(base);
+    log(`${ids.length} transfers completed; their events are refused`);
+    const pid = stack.child.pid ?? 0;
+    // Every process the stack started, whatever its group (postgres and workerd may have their own).
+    const victims = [pid, ...descendantsOf(pid, listProcesses()).map((entry) => entry.pid)];
+    for (const victim of victims) {
+      try {
+        process.kill(victim, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+    await stopGroup(pid, 5_000);
+    while (descendantsOf(pid, listProcesses()).some((entry) => entry.state !== "Z") || !(await isPortFree(port))) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    log(`SIGKILL to the whole stack (${victims.length} processes)`);
+    receiver = await startEventReceiver({ port: receiverPort });
+    stack = startStack(port, dataDir, eventsUrl);
+    await stack.ready;
+    log("stack restarted on the same data; the receiver is up");
+    const webhook = new Webhook(eventsSecret);
+    const deadline = Date.now() + deliveryTimeoutMs;
+    for (;;) {
+      const acknowledged = new Map<string, number[]>();
+      for (const r of receiver.received) {
+        webhook.verify(r.body, r.headers);
+        const event = JSON.parse(r.body) as { sequence: number; data: { id: string } };
+        const seen = acknowledged.get(event.data.id) ?? [];
+        if (event.sequence > (seen.at(-1) ?? 0) + 1)
+          throw new Error(`transfer ${event.data.id}: ${event.sequence} before ${(seen.at(-1) ?? 0) + 1}`);
+        if (event.sequence === (seen.at(-1) ?? 0) + 1) seen.push(event.sequence);
+        acknowledged.set(event.data.id, seen);
+      }
+      const done = ids.every((id) => (acknowledged.get(id) ?? []).join() === "1,2,3,4");
+      if (done) {
+        log(`all ${ids.length * 4} events delivered, verified and in order (${receiver.received.length} deliveries) after the crash`);
+        break;
+      }
+      if (Date.now() > deadline) throw new Error(`not delivered: ${JSON.stringify([...acknowledged])}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  } finally {
+    if (stack.child.pid !== undefined) await stopGroup(stack.child.pid, 10_000);
+    await receiver?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,40 @@
+// Outbound events' configuration (CONTRACT §1, §6), parsed and bounded once. Fails closed: a
+// receiver URL without its own secret, a secret that is the inbound WEBHOOK_SECRET, or a
+// non-https receiver with the sandbox off is a configuration error, never a silent skip.
+import { readIntegerVariable } from "../config/integer.ts";
+
+export interface EventsSource {
+  EVENTS_URL?: string | undefined;
+  EVENTS_SECRET?: string | undefined;
+  EVENTS_RETRY_FIRST_MS?: string | undefined;
+  WEBHOOK_SECRET?: string | undefined;
+  SANDBOX_PROVIDER?: string | undefined;
+}
+
+/** Unset EVENTS_URL: events are kept in the outbox, not sent. */
+export type EventsConfig = { delivery: "off" } | { delivery: "on"; url: string; secret: string; retryFirstMs: number };
+
+const hourMs = 60 * 60 * 1000;
+/** A whsec_ secret carries at least 16 bytes of key: 24 base64 characters. */
+const secretPattern = /^whsec_[A-Za-z0-9+/]{24,}={0,2}$/;
+
+export function readEventsConfig(source: EventsSource): EventsConfig {
+  const raw = source.EVENTS_URL?.trim() ?? "";
+  if (raw === "") return { delivery: "off" };
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error("configuration: EVENTS_URL must be an absolute URL");
+  }
+  const sandbox = source.SANDBOX_PROVIDER === "on";
+  if (url.protocol !== "https:" && !(sandbox && url.protocol === "http:")) {
+    throw new Error("configuration: EVENTS_URL must be https: (http: only with SANDBOX_PROVIDER=on)");
+  }
+  const secret = source.EVENTS_SECRET?.trim() ?? "";
+  if (!secretPattern.test(secret)) throw new Error("configuration: EVENTS_SECRET must be whsec_<base64> when EVENTS_URL is set");
+  const inbound = (source.WEBHOOK_SECRET ?? "").split(/\s+/).filter((s) => s !== "");
+  if (inbound.includes(secret)) throw new Error("configuration: EVENTS_SECRET must not be a WEBHOOK_SECRET");
+  const retryFirstMs = readIntegerVariable("EVENTS_RETRY_FIRST_MS", source.EVENTS_RETRY_FIRST_MS, 10_000, 10, hourMs);
+  return { delivery: "on", url: url.toString(), secret, retryFirstMs };
+}

@@ -1,0 +1,81 @@
+// The outbox under the database fault relay: a transfer's change and its event are one
+// statement (the history row's trigger writes the event), so a fault can cut a step before it
+// or lose its reply after it, but never fall between the change and its event. Whatever the
+// relay does to the saga's statements, every transfer's events are exactly its history (I11).
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTransfer, fundedAccount, type TransferJson } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { appConnections, clearDbFaults, dbFaultsInjected, injectDbFault, sandboxKeys } from "../support/faults.ts";
+import { expectInvariants } from "./support/checks.ts";
+import { drain } from "./support/drain.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(3);
+});
+afterEach(async () => {
+  await clearDbFaults();
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+async function eventsAndHistory(transferId: string): Promise<{ events: string[]; history: string[] }> {
+  const { rows } = await pool.query<{ events: string[]; history: string[] }>(
+    `SELECT ARRAY(SELECT data->>'state' FROM transfer_events WHERE transfer_id = $1 ORDER BY sequence) AS events,
+            ARRAY(SELECT to_state FROM transfer_history WHERE transfer_id = $1 ORDER BY id) AS history`,
+    [transferId],
+  );
+  return rows[0] ?? { events: [], history: [] };
+}
+
+describe("no fault falls between a change and its event", () => {
+  it.each([
+    { kind: "cut_before" as const, statement: "transfer_apply" },
+    { kind: "drop_reply" as const, statement: "transfer_apply" },
+    { kind: "cut_before" as const, statement: "transfer_open" },
+    { kind: "drop_reply" as const, statement: "transfer_open" },
+  ])("$kind on $statement: the step happened with its events, or not at all", async ({ kind, statement }) => {
+    const accountId = await fundedAccount(10_000);
+    const before = (await dbFaultsInjected())[kind] ?? 0;
+    await injectDbFault({ kind, statementPattern: statement, count: 2, applicationNames: appConnections });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const response = await createTransfer(accountId, { amount_cents: 1_000, ...sandboxKeys.happy }, `outbox-${kind}-${statement}-${i}`);
+      if (response.status === 202) ids.push((await response.json<TransferJson>()).id);
+      else await response.body?.cancel();
+    }
+    // Transfers whose open was cut or lost are found by their account, committed or not.
+    const { rows } = await pool.query<{ id: string }>("SELECT id FROM transfers WHERE account_id = $1", [accountId]);
+    const all = rows.map((row) => row.id);
+    expect(all.length).toBeGreaterThanOrEqual(ids.length);
+    const drained = await drain(pool, all, { timeoutMs: 20_000, rescueAfterMs: 500, label: "outbox_atomicity" });
+    expect(drained.stuck).toEqual([]);
+    expect((await dbFaultsInjected())[kind] ?? 0).toBeGreaterThan(before);
+    for (const id of all) {
+      const { events, history } = await eventsAndHistory(id);
+      expect(events, id).toEqual(history);
+      expect(history.at(-1), id).toBe("completed");
+    }
+    await expectInvariants(pool, { accountIds: [accountId] }, `after ${kind} on ${statement}`);
+  });
+
+  it("sends no separate statement for an event: no statement of the saga inserts into the outbox", async () => {
+    // The relay matches statements by text; one that wrote the outbox separately could be cut alone.
+    const accountId = await fundedAccount(10_000);
+    const before = (await dbFaultsInjected()).cut_before ?? 0;
+    await injectDbFault({
+      kind: "cut_before",
+      statementPattern: "INSERT INTO transfer_events",
+      count: 100,
+      applicationNames: appConnections,
+    });
+    const response = await createTransfer(accountId, { amount_cents: 1_000, ...sandboxKeys.happy }, "outbox-no-separate-statement");
+    const id = (await response.json<TransferJson>()).id;
+    const drained = await drain(pool, [id], { timeoutMs: 20_000, rescueAfterMs: 500, label: "outbox_atomicity" });
+    expect(drained.stuck).toEqual([]);
+    expect((await dbFaultsInjected()).cut_before ?? 0).toBe(before);
+    expect((await eventsAndHistory(id)).events).toEqual(["started", "funds_reserved", "submitted", "completed"]);
+  });
+});

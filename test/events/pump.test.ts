@@ -1,0 +1,58 @@
+// The pump's decisions against the real outbox, with the receiver and the clock injected: a
+// receiver refusing for three days parks the event, and the transfer's later events wait
+// behind it; operators see it first in GET /ops/events.
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pumpEvents } from "../../src/events/pump.ts";
+import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
+import { opsEventListSchema } from "../../src/http/schemas.ts";
+import * as ledger from "../../src/ledger/ledger.ts";
+import { call, opsHeaders } from "../support/api.ts";
+import { testPool, uniqueAccountId } from "../support/db.ts";
+import { openWithoutObject } from "../support/saga.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(2);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+const secret = "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=";
+
+describe("the event pump", () => {
+  it("parks an event still refused three days on, sends nothing after it, and shows it to operators first", async () => {
+    const accountId = uniqueAccountId();
+    await ledger.createAccount(pool, accountId);
+    await ledger.credit(pool, accountId, `seed-${accountId}`, 10_000);
+    const saga = await openWithoutObject(pool, accountId, 1_000);
+    const sent: number[] = [];
+    const refusing = async (request: Request) => {
+      sent.push((await request.json<{ sequence: number }>()).sequence);
+      return new Response("down for maintenance", { status: 503 });
+    };
+    const ports = { db: pool, url: "https://receiver.test/events", secret, retryFirstMs: 1_000, fetcher: refusing };
+    const first = await pumpEvents({ ...ports, nowMs: () => Date.now() }, saga.id);
+    expect(first).toMatchObject({ delivered: 0, parkedEventId: null });
+    expect(first.nextDueAtMs).toBeGreaterThan(Date.now());
+    const threeDaysOn = Date.now() + eventDeliveryWindowMs + 1;
+    const parked = await pumpEvents({ ...ports, nowMs: () => threeDaysOn }, saga.id);
+    expect(parked).toMatchObject({ delivered: 0, nextDueAtMs: null });
+    expect(parked.parkedEventId).toMatch(/^evt_/);
+    // Nothing more is sent for this transfer, however often it is woken: event 2 waits behind 1.
+    expect(await pumpEvents({ ...ports, nowMs: () => threeDaysOn }, saga.id)).toEqual({
+      delivered: 0,
+      nextDueAtMs: null,
+      parkedEventId: null,
+    });
+    expect(sent).toEqual([1, 1]);
+    const listed = opsEventListSchema.parse(await (await call(`/ops/events?transfer_id=${saga.id}`, { headers: opsHeaders() })).json());
+    expect(listed.data.map((e) => [e.sequence, e.status, e.attempts.length])).toEqual([
+      [1, "parked", 2],
+      [2, "pending", 0],
+    ]);
+    const undelivered = opsEventListSchema.parse(await (await call("/ops/events", { headers: opsHeaders() })).json());
+    expect(undelivered.data[0]?.status).toBe("parked");
+  });
+});

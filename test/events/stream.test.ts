@@ -1,0 +1,123 @@
+// The live stream (GET /v1/transfers/:id/events): the current resource first, each change as
+// the saga object commits it, the end after a terminal state, a resume with Last-Event-ID
+// without a gap, and nothing for another account's transfer.
+import { env } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, clientHeaders, fundedAccount } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { sandboxKeys } from "../support/faults.ts";
+import { openWithoutObject } from "../support/saga.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(2);
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+interface SseMessage {
+  id: number;
+  event: string;
+  state: string;
+  historyLength: number;
+}
+
+/** Reads server-sent events off a stream, one message at a time. */
+class SseReader {
+  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
+  private readonly decoder = new TextDecoder();
+  private buffered = "";
+
+  constructor(body: ReadableStream<Uint8Array>) {
+    this.reader = body.getReader();
+  }
+
+  /** The next message with data, or null when the stream ended. */
+  async next(): Promise<SseMessage | null> {
+    for (;;) {
+      const boundary = this.buffered.indexOf("\n\n");
+      if (boundary >= 0) {
+        const block = this.buffered.slice(0, boundary);
+        this.buffered = this.buffered.slice(boundary + 2);
+        const fields = new Map(
+          block.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+        );
+        const data = fields.get("data");
+        if (data === undefined) continue;
+        const resource = JSON.parse(data) as { state: string; history: unknown[] };
+        return {
+          id: Number(fields.get("id")),
+          event: fields.get("event") ?? "",
+          state: resource.state,
+          historyLength: resource.history.length,
+        };
+      }
+      const { done, value } = await this.reader.read();
+      if (done) return null;
+      this.buffered += this.decoder.decode(value, { stream: true });
+    }
+  }
+
+  cancel(): Promise<void> {
+    return this.reader.cancel();
+  }
+}
+
+async function openStream(accountId: string, transferId: string, lastEventId?: string): Promise<Response> {
+  const headers = await clientHeaders(accountId, lastEventId === undefined ? {} : { "last-event-id": lastEventId });
+  return call(`/v1/transfers/${transferId}/events`, { headers });
+}
+
+async function heldTransfer(): Promise<{ accountId: string; id: string }> {
+  const accountId = await fundedAccount(10_000);
+  const saga = await openWithoutObject(pool, accountId, 1_000, sandboxKeys.silent.pix_key);
+  return { accountId, id: saga.id };
+}
+
+describe("the live stream of a transfer", () => {
+  it("sends the current resource, then each change as the saga commits it, and ends after completed", async () => {
+    const { accountId, id } = await heldTransfer();
+    const response = await openStream(accountId, id);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const stream = new SseReader(response.body as ReadableStream<Uint8Array>);
+    expect(await stream.next()).toEqual({ id: 2, event: "transfer.updated", state: "funds_reserved", historyLength: 2 });
+    // The saga sends: the change is on the stream when the step returns, with no poll behind it.
+    const saga = env.TRANSFER_SAGA.getByName(id);
+    expect((await saga.poke("sweeper")).state).toBe("submitted");
+    expect(await stream.next()).toEqual({ id: 3, event: "transfer.updated", state: "submitted", historyLength: 3 });
+    // The silent key never sends a webhook: a poke (as the sweeper or a webhook would) confirms it.
+    while ((await saga.poke("webhook")).state === "submitted");
+    expect(await stream.next()).toEqual({ id: 4, event: "transfer.updated", state: "completed", historyLength: 4 });
+    expect(await stream.next()).toBeNull();
+  });
+
+  it("resumes with Last-Event-ID from the next event, without a gap, and ends at once after a terminal one", async () => {
+    const { accountId, id } = await heldTransfer();
+    const saga = env.TRANSFER_SAGA.getByName(id);
+    while ((await saga.poke("webhook")).state !== "completed");
+    const resumed = new SseReader((await openStream(accountId, id, "1")).body as ReadableStream<Uint8Array>);
+    const ids: number[] = [];
+    for (let m = await resumed.next(); m !== null; m = await resumed.next()) ids.push(m.id);
+    expect(ids).toEqual([2, 3, 4]);
+    const after = new SseReader((await openStream(accountId, id, "4")).body as ReadableStream<Uint8Array>);
+    expect(await after.next()).toBeNull();
+  });
+
+  it("answers 404 for another account's transfer, 401 without a token, 400 for a Last-Event-ID it never sent", async () => {
+    const { accountId, id } = await heldTransfer();
+    const other = await fundedAccount(0);
+    const foreign = await openStream(other, id);
+    expect(foreign.status).toBe(404);
+    expect(foreign.headers.get("content-type")).toContain("application/problem+json");
+    await foreign.body?.cancel();
+    const anonymous = await call(`/v1/transfers/${id}/events`);
+    expect(anonymous.status).toBe(401);
+    await anonymous.body?.cancel();
+    const bad = await openStream(accountId, id, "evt_x");
+    expect(bad.status).toBe(400);
+    await bad.body?.cancel();
+  });
+});
