@@ -1,6 +1,7 @@
 // The provider's answers in the core's own words: what the saga decides on, and nothing else.
 // The provider port (src/provider/port.ts) builds its outcomes from these and adds the
 // evidence kept for operators; the core never reads evidence and never imports the port.
+import type { ProviderReturn } from "./returns.ts";
 
 export type SendAnswer =
   | { kind: "accepted"; status: "processing" | "confirmed"; endToEndId: string | null }
@@ -8,7 +9,8 @@ export type SendAnswer =
   | { kind: "unknown"; why: string };
 
 export type StatusAnswer =
-  | { kind: "confirmed"; endToEndId: string | null }
+  /** `returns`: the money that came back so far (devolução, MED), empty for most payments. */
+  | { kind: "confirmed"; endToEndId: string | null; returns: readonly ProviderReturn[] }
   | { kind: "rejected"; code: string }
   | { kind: "not_found" }
   | { kind: "processing" }

@@ -1,6 +1,7 @@
 // Saga test fixtures: provider outcomes with dummy evidence (the pure core never reads it), and
 // the view a Durable Object would reload after a transition.
 import type { ProviderEvidence, SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
+import type { ProviderReturn } from "../../src/saga/returns.ts";
 import type { SagaChange, SagaView, Transition } from "../../src/saga/transition.ts";
 
 export const evidence: ProviderEvidence = { httpStatus: null, durationMs: 0, body: null, error: null };
@@ -17,7 +18,12 @@ export const sendOutcome = {
 };
 
 export const statusOutcome = {
-  confirmed: (endToEndId: string | null = null): StatusOutcome => ({ kind: "confirmed", endToEndId, evidence }),
+  confirmed: (endToEndId: string | null = null, returns: readonly ProviderReturn[] = []): StatusOutcome => ({
+    kind: "confirmed",
+    endToEndId,
+    returns,
+    evidence,
+  }),
   rejected: (code: string): StatusOutcome => ({ kind: "rejected", code, evidence }),
   notFound: (): StatusOutcome => ({ kind: "not_found", evidence }),
   processing: (): StatusOutcome => ({ kind: "processing", evidence }),
