@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import type { Env } from "../../env.ts";
 import { problem } from "../../http/problem.ts";
+import { readSagaTimings } from "../../saga/timings.ts";
 import { providerTimeoutMs, sandboxConfirmMs, sandboxEnabled } from "../config.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
@@ -61,6 +62,7 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
     pixKeyType: body.data.pix_key_type,
     confirmMs: sandboxConfirmMs(c.env),
     providerTimeoutMs: providerTimeoutMs(c.env),
+    notFoundGraceMs: readSagaTimings(c.env).notFoundGraceMs,
   });
   return answerWith(c, answer);
 });

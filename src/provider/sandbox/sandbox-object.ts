@@ -13,10 +13,12 @@ import {
   paymentView,
   type SandboxAnswer,
   sendAnswer,
+  slowAnswerMarginMs,
   statusAnswer,
 } from "./answers.ts";
 import { behaviourFor } from "./behaviours.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
+import { nextReturnAtMs } from "./returns.ts";
 import { type PaymentRow, PaymentStore } from "./store.ts";
 import { deliverWebhook, nextAttemptAfterFailure, webhookBody } from "./webhook-delivery.ts";
 
@@ -31,6 +33,8 @@ export interface SandboxSend {
   /** From this request's SANDBOX_CONFIRM_MS and PROVIDER_TIMEOUT_MS. */
   confirmMs: number;
   providerTimeoutMs: number;
+  /** PROVIDER_NOT_FOUND_GRACE_MS: late-confirm@ stays hidden until past it. */
+  notFoundGraceMs: number;
 }
 
 export interface WebhookAttemptReport {
@@ -58,8 +62,10 @@ export class SandboxProvider extends DurableObject<Env> {
       return sendAnswer(existing, false, input.providerTimeoutMs);
     }
     const nowMs = Date.now();
-    const webhookStatus = behaviourFor(input.pixKey).webhookStatus;
-    const finalAtMs = nowMs + input.confirmMs;
+    const behaviour = behaviourFor(input.pixKey);
+    const webhookStatus = behaviour.webhookStatus;
+    // A late-confirm payment leaves only once the caller's grace window is over (plus the usual delay).
+    const finalAtMs = nowMs + input.confirmMs + (behaviour.hiddenPastGrace ? input.notFoundGraceMs + slowAnswerMarginMs : 0);
     const row: PaymentRow = {
       idempotency_key: input.idempotencyKey,
       amount_cents: input.amountCents,
@@ -127,6 +133,9 @@ export class SandboxProvider extends DurableObject<Env> {
         attempts,
         dueAtMs: next.state === "pending" ? next.dueAtMs : null,
       });
+      // A payment whose money comes back gets a new message when it does, so its saga asks.
+      const returnAtMs = next.state === "pending" ? null : nextReturnAtMs(row, nowMs);
+      if (returnAtMs !== null) this.store.scheduleWebhook(row.idempotency_key, `msg_${crypto.randomUUID()}`, returnAtMs);
       if (!result.delivered) {
         console.warn(
           JSON.stringify({
