@@ -231,7 +231,9 @@ export class TransferSaga extends DurableObject<Env> {
     const watch = await watchReturns(ports, saga);
     if (!watch.checked) return saga;
     this.log("returns_checked", { answer: watch.answer, returns: watch.applied });
-    if (watch.applied.length === 0) return saga;
+    if (!watch.applied.some((a) => a.result === "applied")) return saga;
+    // Each applied return recorded its transfer.returned event: deliver it.
+    await this.events.markDue(Date.now());
     return (await this.load(db)) ?? saga;
   }
 

@@ -79,6 +79,12 @@ describe("a return in the ledger", () => {
       ["house:pix_clearing", -1_000],
     ]);
     expect((await ledger.reconcile(pool)).divergences).toEqual([]);
+    // Announced in the same transaction (the outbox): the resource with its return.
+    const events = await pool.query<{ data: { returned_cents: number; returns: unknown[]; state: string } }>(
+      "SELECT data FROM transfer_events WHERE transfer_id = $1 AND type = 'transfer.returned'",
+      [transfer.id],
+    );
+    expect(events.rows.map((e) => [e.data.state, e.data.returned_cents, e.data.returns.length])).toEqual([["completed", 1_000, 1]]);
   });
 
   it("applies a return once when ten callers report it at the same moment", async () => {
@@ -90,6 +96,8 @@ describe("a return in the ledger", () => {
     expect(results.filter((r) => r === "already_applied")).toHaveLength(9);
     expect(await footprint(transfer.id)).toEqual({ returnedCents: 4_000, returns: 1, transactions: 1, entries: 2 });
     expect((await ledger.balance(pool, accountId))?.balanceCents).toBe(10_000);
+    const events = await pool.query("SELECT 1 FROM transfer_events WHERE transfer_id = $1 AND type = 'transfer.returned'", [transfer.id]);
+    expect(events.rows).toHaveLength(1);
   });
 
   it("lets concurrent distinct returns through only up to the transfer's amount", async () => {

@@ -16,7 +16,7 @@
 // I11 every transfer's events are exactly its history (test/support/event-invariants.ts).
 // I12 returns: returned_cents within the amount and equal to the returns listed; returns only
 //    on completed transfers; every return has exactly one balanced pair of entries (the
-//    customer credited its amount, Pix clearing debited it).
+//    customer credited its amount, Pix clearing debited it) and one transfer.returned event.
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
@@ -356,7 +356,8 @@ async function returnChecks(db: PoolClient, scope: readonly string[] | null): Pr
       WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))
       GROUP BY t.id
      HAVING t.returned_cents < 0 OR t.returned_cents > t.amount_cents OR t.returned_cents <> coalesce(sum(r.amount_cents), 0)
-         OR (count(r.id) > 0 AND t.state <> 'completed')`,
+         OR (count(r.id) > 0 AND t.state <> 'completed')
+         OR count(r.id) <> (SELECT count(*) FROM transfer_events e WHERE e.transfer_id = t.id AND e.type = 'transfer.returned')`,
     [scope],
   );
   for (const t of sums.rows) {
