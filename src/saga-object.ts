@@ -18,6 +18,7 @@ import { EventStreams } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
+import { watchReturns } from "./saga-runtime/returns.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
 
@@ -209,9 +210,12 @@ export class TransferSaga extends DurableObject<Env> {
       // A due step will write; an object without its record reads. Either way it needs a
       // connection, so it starts opening now, in parallel with the provider call.
       const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
-      const preconnect = !cached || isStepDue(cached, force, Date.now());
+      // A poke of a completed transfer asks for its returns: it reads the database's record,
+      // since reconciliation may have recorded returns this cache has not seen.
+      const afterCompletion = force && cached?.state === "completed";
+      const preconnect = !cached || afterCompletion || isStepDue(cached, force, Date.now());
       const saga = await this.withDb(async (db) => {
-        const current = cached ?? (await this.load(db));
+        const current = afterCompletion ? await this.load(db) : (cached ?? (await this.load(db)));
         if (!current) return null;
         const ports: SagaPorts = {
           db,
@@ -221,6 +225,7 @@ export class TransferSaga extends DurableObject<Env> {
           alert: (saga, alert, call) => noticeProviderMisconfigured(this.env, this.ctx, saga, alert, call),
           sendSlot: sendSlotFor(this.env, configuredOrThrow(this.env).providerTimeoutMs),
         };
+        if (force && current.state === "completed") return this.watchReturns(ports, db, current);
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);
         // A new state was recorded, so was its event (or an adopted one, whose events may wait).
@@ -243,6 +248,17 @@ export class TransferSaga extends DurableObject<Env> {
       this.log("step_fault", { faults, retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
       return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
     }
+  }
+
+  /** Asks for a completed transfer's returns and applies the new ones; the record is reloaded after. */
+  private async watchReturns(ports: SagaPorts, db: Queryable, saga: SagaRecord): Promise<SagaRecord> {
+    const watch = await watchReturns(ports, saga);
+    if (!watch.checked) return saga;
+    this.log("returns_checked", { answer: watch.answer, returns: watch.applied });
+    if (!watch.applied.some((a) => a.result === "applied")) return saga;
+    // Each applied return recorded its transfer.returned event: deliver it.
+    await this.events.markDue(Date.now());
+    return (await this.load(db)) ?? saga;
   }
 
   /** The database's record, cached from now on; null for a name that is no transfer id. */

@@ -11,6 +11,11 @@ AS $function$
     'failure_reason', t.failure_reason, 'failure_code', t.failure_code,
     'end_to_end_id', t.end_to_end_id,
     'created_at', rfc3339(t.created_at), 'updated_at', rfc3339(t.updated_at),
+    'returned_cents', t.returned_cents,
+    'returns', coalesce((
+      SELECT jsonb_agg(jsonb_build_object('id', r.id, 'amount_cents', r.amount_cents, 'reason', r.reason,
+                                          'at', rfc3339(r.returned_at)) ORDER BY r.returned_at, r.id)
+      FROM transfer_returns r WHERE r.transfer_id = t.id), '[]'::jsonb),
     'history', coalesce((
       SELECT jsonb_agg(jsonb_build_object('state', h.to_state, 'at', rfc3339(h.at),
                                           'reason', history_client_code(h.from_state, h.to_state, t.failure_reason))

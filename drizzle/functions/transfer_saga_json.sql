@@ -1,4 +1,6 @@
--- What the saga object needs to decide its next step (times as epoch milliseconds).
+-- What the saga object needs to decide its next step (times as epoch milliseconds). A completed
+-- transfer also carries when it completed and the returns already recorded (its watch for
+-- returns); other states skip those reads.
 CREATE OR REPLACE FUNCTION public.transfer_saga_json(t transfers)
  RETURNS jsonb
  LANGUAGE sql
@@ -10,5 +12,11 @@ AS $function$
     'state', t.state, 'end_to_end_id', t.end_to_end_id, 'checks_made', t.checks_made,
     'send_attempts', t.send_attempts,
     'last_sent_at_ms', epoch_ms(t.last_sent_at), 'next_check_at_ms', epoch_ms(t.next_check_at),
-    'deadline_at_ms', epoch_ms(t.deadline_at), 'created_at_ms', epoch_ms(t.created_at))
+    'deadline_at_ms', epoch_ms(t.deadline_at), 'created_at_ms', epoch_ms(t.created_at),
+    'returned_cents', t.returned_cents,
+    'completed_at_ms', CASE WHEN t.state = 'completed' THEN
+      (SELECT epoch_ms(max(h.at)) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'completed') END,
+    'return_ids', CASE WHEN t.state = 'completed' THEN
+      (SELECT coalesce(jsonb_agg(r.id ORDER BY r.id), '[]'::jsonb) FROM transfer_returns r WHERE r.transfer_id = t.id)
+      ELSE '[]'::jsonb END)
 $function$;

@@ -3,6 +3,7 @@
 // Request schemas live beside their routes (e.g. createTransferBody in ./transfers.ts).
 // Objects are strict: a field the contract does not name is a test failure, not a surprise.
 import { z } from "zod";
+import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
 import { pixKeyTypes } from "./pix-key.ts";
 import { problemSlugs, problemTypeUri } from "./problem.ts";
@@ -24,6 +25,15 @@ export const historyEntrySchema = z.strictObject({
   reason: z.string().nullable(),
 });
 
+export const transferReturnSchema = z.strictObject({
+  id: z.string().describe("The provider's id of the return (a devolução's id, e.g. D…): each is credited once"),
+  amount_cents: cents.positive(),
+  reason: z
+    .enum(returnReasons)
+    .describe("returned_by_recipient (MD06), fraud (MED, FR01), operational_failure (BE08), other (SL02 and any other code)"),
+  at: timestamp.describe("When the money came back, as the provider reports it"),
+});
+
 export const transferSchema = z.strictObject({
   id: z.uuid().describe("The transfer id; also the provider's idempotency key"),
   state: transferStateSchema,
@@ -39,6 +49,12 @@ export const transferSchema = z.strictObject({
   end_to_end_id: z.string().nullable().describe("The Pix end-to-end id, once the provider gave one"),
   created_at: timestamp,
   updated_at: timestamp,
+  returned_cents: cents
+    .nonnegative()
+    .describe("The sum of `returns`; never more than amount_cents. Money that came back after `completed`, credited to the balance"),
+  returns: z
+    .array(transferReturnSchema)
+    .describe("Money that came back after the Pix completed (devolução, MED), oldest first; the state stays `completed`"),
   history: z.array(historyEntrySchema).describe("Every transition, in order"),
 });
 
@@ -139,7 +155,7 @@ export const transferStorySchema = opsTransferSchema.extend({
         at: timestamp,
       }),
     )
-    .describe("The ledger entries of the settlement, once settled"),
+    .describe("The ledger entries of the settlement, once settled, then those of each return"),
 });
 
 export const reconciliationSchema = z.strictObject({

@@ -60,7 +60,7 @@ export const ledgerTransactions = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     opKey: text("op_key").notNull().unique(),
-    kind: text("kind", { enum: ["credit", "settle"] }).notNull(),
+    kind: text("kind", { enum: ["credit", "settle", "return"] }).notNull(),
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id),
@@ -72,7 +72,7 @@ export const ledgerTransactions = pgTable(
   },
   (t) => [
     check("ledger_transactions_amount_positive", sql`${t.amountCents} > 0`),
-    check("ledger_transactions_kind_known", sql`${t.kind} IN ('credit', 'settle')`),
+    check("ledger_transactions_kind_known", sql`${t.kind} IN ('credit', 'settle', 'return')`),
     check("ledger_transactions_settle_has_hold", sql`(${t.kind} = 'settle') = (${t.holdId} IS NOT NULL)`),
   ],
 );

@@ -3,7 +3,9 @@
 // keeps the hold and asks again on unknown, while a wrong "rejected" would release money that
 // left and a wrong "accepted" would settle money that did not.
 import { z } from "zod";
+import { type ProviderReturn, returnsPerAnswerMax } from "../saga/returns.ts";
 import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "./port.ts";
+import { returnReasonOf } from "./return-reason.ts";
 
 /** What one HTTP exchange produced, before any judgement. */
 export type ProviderExchange = { kind: "answered"; httpStatus: number; body: AnswerBody } | { kind: "timed_out" } | { kind: "failed" };
@@ -32,12 +34,30 @@ const rejectionBodySchema = z.object({ code: providerCodeSchema });
 /** The API's own not-found: only this body makes a 404 mean "never received" (CONTRACT §4). */
 const notFoundBodySchema = z.object({ code: z.literal("not_found") });
 
+/** A return's id keys its credit: short and plain, like the D… ids of the Pix arrangement. */
+export const returnIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
+
+const returnSchema = z
+  .object({
+    id: returnIdSchema,
+    amount_cents: z.number().int().positive(),
+    reason: providerCodeSchema.nullable().optional(),
+    at: z.iso.datetime({ offset: true }),
+  })
+  .transform((r): ProviderReturn => ({ id: r.id, amountCents: r.amount_cents, reason: returnReasonOf(r.reason), atMs: Date.parse(r.at) }));
+
 const statusBodySchema = z.object({
   status: z.enum(["processing", "confirmed", "rejected"]),
   end_to_end_id: endToEndIdSchema.nullable().optional(),
   code: providerCodeSchema.nullable().optional(),
+  returns: z.array(returnSchema).max(returnsPerAnswerMax).optional(),
   ...echoedOrder,
 });
+
+/** Returns that add up to more than was sent are about another payment, or a lie. */
+export function returnsExceed(returns: readonly ProviderReturn[], amountCents: number): boolean {
+  return returns.reduce((sum, r) => sum + r.amountCents, 0) > amountCents;
+}
 
 /** 200 on a repeat, 201 the first time: the provider holds the order. */
 function isAcceptedStatus(httpStatus: number): boolean {
@@ -128,9 +148,11 @@ export function classifyStatus(order: PixOrder, exchange: ProviderExchange, evid
   const status = parseBody(statusBodySchema, body);
   if (status === null) return { kind: "unknown", why: "malformed_body", evidence };
   if (contradictsOrder(status, order)) return { kind: "unknown", why: "contradicts_order", evidence };
+  const returns = status.returns ?? [];
+  if (returnsExceed(returns, order.amountCents)) return { kind: "unknown", why: "returns_exceed_amount", evidence };
   switch (status.status) {
     case "confirmed":
-      return { kind: "confirmed", endToEndId: status.end_to_end_id ?? null, evidence };
+      return { kind: "confirmed", endToEndId: status.end_to_end_id ?? null, returns, evidence };
     case "rejected":
       // Definitive even without a code; "unspecified" keeps failure_code non-empty.
       return { kind: "rejected", code: status.code ?? "unspecified", evidence };

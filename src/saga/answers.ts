@@ -1,6 +1,7 @@
 // The provider's answers in the core's own words: what the saga decides on, and nothing else.
 // The provider port (src/provider/port.ts) builds its outcomes from these and adds the
 // evidence kept for operators; the core never reads evidence and never imports the port.
+import type { ProviderReturn } from "./returns.ts";
 
 /**
  * How a not-found is settled once the grace window has passed, as the adapter says: `release`
@@ -15,7 +16,8 @@ export type SendAnswer =
   | { kind: "unknown"; why: string };
 
 export type StatusAnswer =
-  | { kind: "confirmed"; endToEndId: string | null }
+  /** `returns`: the money that came back so far (devolução, MED), empty for most payments. */
+  | { kind: "confirmed"; endToEndId: string | null; returns: readonly ProviderReturn[] }
   | { kind: "rejected"; code: string }
   | { kind: "not_found"; afterGrace: NotFoundSettlement }
   | { kind: "processing" }

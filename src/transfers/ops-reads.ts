@@ -1,5 +1,5 @@
 // Operator reads: the transfers of every account, and one transfer's whole story (history with its
-// evidence, every provider call with its answer, the hold and its ledger entries).
+// evidence, every provider call with its answer, the hold, its returns and their ledger entries).
 import type { Queryable } from "../db/queryable.ts";
 import type { TransferResource } from "./store.ts";
 
@@ -43,7 +43,9 @@ export async function transferStory(db: Queryable, transferId: string): Promise<
         'entries', coalesce((SELECT jsonb_agg(jsonb_build_object('account_id', e.account_id, 'amount_cents', e.amount_cents,
                               'balance_after_cents', e.balance_after_cents, 'at', rfc3339(e.created_at)) ORDER BY e.id)
                              FROM ledger_transactions lt JOIN entries e ON e.transaction_id = lt.id
-                            WHERE lt.hold_id = t.id), '[]'::jsonb)
+                            WHERE lt.hold_id = t.id
+                               OR lt.id IN (SELECT r.ledger_transaction_id FROM transfer_returns r WHERE r.transfer_id = t.id)),
+                            '[]'::jsonb)
       ) AS story
        FROM transfers t WHERE t.id = $1`,
     [transferId],

@@ -21,6 +21,9 @@ export const sagaRecordSchema = z
     next_check_at_ms: z.number().int().nullable(),
     deadline_at_ms: z.number().int(),
     created_at_ms: z.number().int(),
+    returned_cents: z.number().int().nonnegative(),
+    completed_at_ms: z.number().int().nullable(),
+    return_ids: z.array(z.string()),
   })
   .transform((r) => ({
     id: r.id,
@@ -37,6 +40,9 @@ export const sagaRecordSchema = z
     nextCheckAtMs: r.next_check_at_ms,
     deadlineAtMs: r.deadline_at_ms,
     createdAtMs: r.created_at_ms,
+    returnedCents: r.returned_cents,
+    completedAtMs: r.completed_at_ms,
+    returnIds: r.return_ids,
   }));
 
 export type SagaRecord = z.output<typeof sagaRecordSchema>;

@@ -3,7 +3,8 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { sqlStringList } from "../db/sql-list.ts";
-import { accounts } from "../ledger/schema.ts";
+import { accounts, ledgerTransactions } from "../ledger/schema.ts";
+import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, inFlightStates, transferStates } from "../saga/states.ts";
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
@@ -34,12 +35,17 @@ export const transfers = pgTable(
     deadlineAt: at("deadline_at").notNull(),
     /** The São Paulo day whose daily limit this transfer consumed; null when it consumed none. */
     limitDay: date("limit_day", { mode: "string" }),
+    /** The sum of its returns (transfer_returns), kept on the row so a CHECK bounds it. */
+    returnedCents: bigint("returned_cents", { mode: "number" }).notNull().default(0),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (t) => [
     unique("transfers_idempotency_key_per_account").on(t.accountId, t.idempotencyKey),
     check("transfers_amount_positive", sql`${t.amountCents} > 0`),
+    // Money that comes back can never exceed what was sent (transfer_return_apply checks it
+    // first under the row's lock; this refuses any writer that does not).
+    check("transfers_returned_within_amount", sql`${t.returnedCents} >= 0 AND ${t.returnedCents} <= ${t.amountCents}`),
     check("transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(transferStates))})`),
     check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN ('cpf', 'cnpj', 'email', 'phone', 'evp')`),
     check("transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
@@ -96,5 +102,35 @@ export const providerCalls = pgTable(
   (t) => [
     index("provider_calls_by_transfer").on(t.transferId, t.id),
     check("provider_calls_kind_known", sql`${t.kind} IN ('send', 'status')`),
+  ],
+);
+
+/**
+ * Money that came back after a completed Pix (devolução, MED), one row per return the provider
+ * reported, keyed by the provider's return id: credited once, through the ledger transaction
+ * it names (transfer_return_apply is the only writer).
+ */
+export const transferReturns = pgTable(
+  "transfer_returns",
+  {
+    id: text("id").primaryKey(),
+    transferId: uuid("transfer_id")
+      .notNull()
+      .references(() => transfers.id),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    reason: text("reason").notNull(),
+    /** When the provider says the money came back. */
+    returnedAt: at("returned_at").notNull(),
+    ledgerTransactionId: bigint("ledger_transaction_id", { mode: "number" })
+      .notNull()
+      .unique()
+      .references(() => ledgerTransactions.id),
+    createdAt: at("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    check("transfer_returns_amount_positive", sql`${t.amountCents} > 0`),
+    check("transfer_returns_id_bounded", sql`char_length(${t.id}) BETWEEN 1 AND 100`),
+    check("transfer_returns_reason_known", sql`${t.reason} IN (${sql.raw(sqlStringList(returnReasons))})`),
+    index("transfer_returns_by_transfer").on(t.transferId, t.returnedAt),
   ],
 );

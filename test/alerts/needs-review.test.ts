@@ -22,6 +22,9 @@ const submitted: SagaRecord = {
   nextCheckAtMs: 1_800_000_001_000,
   deadlineAtMs: 1_800_000_004_000,
   createdAtMs: 1_800_000_000_000,
+  returnedCents: 0,
+  completedAtMs: null,
+  returnIds: [],
 };
 const inReview: SagaRecord = { ...submitted, state: "needs_review", nextCheckAtMs: null };
 

@@ -4,6 +4,7 @@
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
+import { transferReturnApply } from "../../src/transfers/returns.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { sandboxKeys } from "../support/faults.ts";
@@ -18,6 +19,9 @@ beforeAll(async () => {
   accountId = await fundedAccount(5_000);
   const completed = await (await createTransfer(accountId, { amount_cents: 3_000, ...sandboxKeys.silent })).json<TransferJson>();
   completedId = (await waitForFinalState(accountId, completed.id)).id;
+  // A return on record, so the healthy account exercises I12 with a row to check.
+  const returned = { id: `D-invariants-${completedId}`, amountCents: 1_000, reason: "fraud", atMs: Date.now() } as const;
+  expect(await transferReturnApply(pool, completedId, returned)).toBe("applied");
   const refused = await (await createTransfer(accountId, { amount_cents: 9_000, ...sandboxKeys.silent })).json<TransferJson>();
   refusedId = refused.id;
   expect(refused.failure_reason).toBe("insufficient_funds");
@@ -156,6 +160,32 @@ describe("the invariant checker", () => {
         await db.query(
           `UPDATE transfer_events SET data = jsonb_set(data, '{state}', '"completed"') WHERE transfer_id = $1 AND sequence = 2`,
           [refusedId],
+        );
+      },
+    },
+    {
+      invariant: "I12",
+      how: "more returned than was sent (with the CHECK off)",
+      breakIt: async (db) => {
+        await db.query("ALTER TABLE transfers DROP CONSTRAINT transfers_returned_within_amount");
+        await db.query("UPDATE transfers SET returned_cents = amount_cents + 1 WHERE id = $1", [completedId]);
+      },
+    },
+    {
+      invariant: "I12",
+      how: "returned_cents that disagrees with the returns listed",
+      breakIt: async (db) => {
+        await db.query("UPDATE transfers SET returned_cents = returned_cents + 1 WHERE id = $1", [completedId]);
+      },
+    },
+    {
+      invariant: "I12",
+      how: "a return credited with a third entry in its ledger transaction",
+      breakIt: async (db) => {
+        await db.query(
+          `INSERT INTO entries (transaction_id, account_id, amount_cents, balance_after_cents)
+           SELECT ledger_transaction_id, 'house:funding', -1, NULL FROM transfer_returns WHERE transfer_id = $1`,
+          [completedId],
         );
       },
     },

@@ -1,7 +1,14 @@
 // Each console page renders for a signed-in operator with the facts it exists to show.
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transferReturnApply } from "../../src/transfers/returns.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
 import { csrfFor, getPage, login, postForm } from "./support.ts";
+
+const pool = testPool(2);
+afterAll(async () => {
+  await pool.end();
+});
 
 let cookie: string;
 let accountId: string;
@@ -65,10 +72,30 @@ describe("console pages", () => {
     expect(html).toContain("Hold status");
     expect(html).toContain("<strong>settled</strong>");
     expect(html).toContain("Ledger entries of the settlement");
+    expect(html).toContain("Nothing came back: no return was reported for this Pix.");
     expect(html).not.toContain("What happened to this Pix?");
     // Its outbound events, one per history row, unsent here (no EVENTS_URL in this project).
     expect(html).toContain("Outbound events");
     expect(html.split('<td data-label="Attempts">not attempted</td>').length - 1).toBe(4);
+  });
+
+  it("transfer: each return with its amount and reason, and its ledger entries", async () => {
+    const returnedAccountId = await fundedAccount(10_000);
+    const created = await createTransfer(returnedAccountId, { amount_cents: 3_000, pix_key: "100.000.001-08", pix_key_type: "cpf" });
+    const returned = await waitForFinalState(returnedAccountId, (await created.json<TransferJson>()).id);
+    expect(returned.state).toBe("completed");
+    const returnId = `D${crypto.randomUUID().replaceAll("-", "")}`;
+    const found = { id: returnId, amountCents: 1_200, reason: "fraud", atMs: Date.now() } as const;
+    expect(await transferReturnApply(pool, returned.id, found)).toBe("applied");
+
+    const html = await pageText(`/console/transfers/${returned.id}`);
+    expect(html).toContain('<h2 id="returns-heading">Returns</h2>');
+    expect(html).toContain("R$ 12,00 of R$ 30,00 came back, credited to the account");
+    expect(html).toContain(`<code>${returnId}</code>`);
+    expect(html).toContain('<td data-label="Reason">fraud</td>');
+    expect(html).toContain("R$ 12,00 in 1 return");
+    // The settlement's pair and the return's pair.
+    expect(html.split('<td data-label="Balance after"').length - 1).toBe(4);
   });
 
   it("account: balance, held and available, entries and transfers", async () => {

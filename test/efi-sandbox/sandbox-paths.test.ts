@@ -37,6 +37,7 @@ const rows: Row[] = [
   { local: "silent",        state: "completed",    failureReason: null,                made: true,  sendCalls: 1 },
   { local: "flaky-status",  state: "completed",    failureReason: null,                made: true,  sendCalls: 1 },
   { local: "lying-webhook", state: "completed",    failureReason: null,                made: true,  sendCalls: 1 },
+  { local: "late-confirm",  state: "compensated",  failureReason: "not_sent",          made: true,  sendCalls: 2, failureCode: "pagamento_negado" },
 ];
 
 const startCents = 100_000;

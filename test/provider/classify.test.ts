@@ -151,7 +151,53 @@ describe("classifyStatus", () => {
     {
       name: "200 confirmed is confirmed, with its end-to-end id",
       exchange: answered(200, json({ status: "confirmed", end_to_end_id: endToEndId, code: null })),
-      expected: { kind: "confirmed", endToEndId },
+      expected: { kind: "confirmed", endToEndId, returns: [] },
+    },
+    {
+      name: "200 confirmed carries its returns, reasons from our words or the Pix codes",
+      exchange: answered(
+        200,
+        json({
+          status: "confirmed",
+          end_to_end_id: endToEndId,
+          returns: [
+            { id: "D99999999202601011300AbCdEfGhIjK", amount_cents: 1000, reason: "returned_by_recipient", at: "2026-01-01T13:00:00Z" },
+            { id: "D99999999202601011400AbCdEfGhIjK", amount_cents: 500, reason: "FR01", at: "2026-01-01T11:00:00-03:00" },
+          ],
+        }),
+      ),
+      expected: {
+        kind: "confirmed",
+        endToEndId,
+        returns: [
+          {
+            id: "D99999999202601011300AbCdEfGhIjK",
+            amountCents: 1000,
+            reason: "returned_by_recipient",
+            atMs: Date.parse("2026-01-01T13:00:00Z"),
+          },
+          { id: "D99999999202601011400AbCdEfGhIjK", amountCents: 500, reason: "fraud", atMs: Date.parse("2026-01-01T14:00:00Z") },
+        ],
+      },
+    },
+    {
+      name: "200 confirmed with returns above the amount is unknown: it is about another payment",
+      exchange: answered(
+        200,
+        json({
+          status: "confirmed",
+          returns: [
+            { id: "D1", amount_cents: 2000, reason: "fraud", at: "2026-01-01T13:00:00Z" },
+            { id: "D2", amount_cents: 501, reason: "fraud", at: "2026-01-01T13:00:00Z" },
+          ],
+        }),
+      ),
+      expected: { kind: "unknown", why: "returns_exceed_amount" },
+    },
+    {
+      name: "200 confirmed with a malformed return is unknown",
+      exchange: answered(200, json({ status: "confirmed", returns: [{ id: "D 1;drop", amount_cents: 10, at: "2026-01-01T13:00:00Z" }] })),
+      expected: { kind: "unknown", why: "malformed_body" },
     },
     {
       name: "200 rejected is rejected with the provider's code",

@@ -90,7 +90,7 @@ describe("the sandbox's own webhook key", () => {
     return runInDurableObject(stub, async (_instance, state) => {
       const shell = new SandboxProvider(state, shellEnv);
       const order = orderFor("ivo@example.com");
-      await shell.send({ ...order, confirmMs: 0, providerTimeoutMs: 5_000 });
+      await shell.send({ ...order, confirmMs: 0, providerTimeoutMs: 5_000, notFoundGraceMs: 1_200 });
       const reports = await shell.deliverDueWebhooks(Date.now() + 1_000);
       await state.storage.deleteAlarm();
       return reports;

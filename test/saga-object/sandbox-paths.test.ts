@@ -1,5 +1,6 @@
 // Every row of the sandbox table (CONTRACT §4), the happy path and insufficient funds, end to
 // end: the public API, the saga object, Postgres, and the sandbox provider over its HTTP API.
+// returned@ and partial-return@ (money back after completion) are in ./returns.test.ts.
 import { describe, expect, it } from "vitest";
 import {
   call,
@@ -43,6 +44,8 @@ const rows: Row[] = [
   emailRow("silent", "completed", null, true),
   emailRow("flaky-status", "completed", null, true),
   emailRow("lying-webhook", "completed", null, true),
+  // The Pix left after the saga released it: provider reconciliation reports it (paid_after_release).
+  emailRow("late-confirm", "compensated", "not_sent", true),
 ];
 
 const startCents = 100_000;

@@ -2,6 +2,7 @@
 // the view a Durable Object would reload after a transition.
 import type { ProviderEvidence, SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
 import type { NotFoundSettlement } from "../../src/saga/answers.ts";
+import type { ProviderReturn } from "../../src/saga/returns.ts";
 import type { SagaChange, SagaView, Transition } from "../../src/saga/transition.ts";
 
 export const evidence: ProviderEvidence = { httpStatus: null, durationMs: 0, body: null, error: null };
@@ -18,7 +19,12 @@ export const sendOutcome = {
 };
 
 export const statusOutcome = {
-  confirmed: (endToEndId: string | null = null): StatusOutcome => ({ kind: "confirmed", endToEndId, evidence }),
+  confirmed: (endToEndId: string | null = null, returns: readonly ProviderReturn[] = []): StatusOutcome => ({
+    kind: "confirmed",
+    endToEndId,
+    returns,
+    evidence,
+  }),
   rejected: (code: string): StatusOutcome => ({ kind: "rejected", code, evidence }),
   notFound: (afterGrace: NotFoundSettlement = "release"): StatusOutcome => ({ kind: "not_found", afterGrace, evidence }),
   processing: (): StatusOutcome => ({ kind: "processing", evidence }),

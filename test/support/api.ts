@@ -73,6 +73,8 @@ export type TransferJson = {
   failure_reason: string | null;
   failure_code: string | null;
   end_to_end_id: string | null;
+  returned_cents: number;
+  returns: { id: string; amount_cents: number; reason: string; at: string }[];
   history: { state: string; at: string; reason: string | null }[];
 };
 

@@ -29,6 +29,8 @@ const ledgerEntry = z.object({
   at: z.string(),
 });
 
+const transferReturn = z.object({ id: z.string(), amount_cents: z.number(), reason: z.string(), at: z.string() });
+
 const storySchema = z.object({
   id: z.string(),
   account_id: z.string(),
@@ -42,6 +44,8 @@ const storySchema = z.object({
   end_to_end_id: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  returned_cents: z.number(),
+  returns: z.array(transferReturn),
   send_attempts: z.number(),
   /** Nothing was ever sent: an anti-fraud hold, resolved by approve or not_sent. */
   held_before_sending: z.boolean(),

@@ -124,7 +124,7 @@ export function HoldAndEntries({ story }: { story: TransferStory }) {
       ) : (
         <div class="table-wrap">
           <table class="cards">
-            <caption>Ledger entries of the settlement (they sum to zero)</caption>
+            <caption>Ledger entries of the settlement, then of each return (they sum to zero)</caption>
             <thead>
               <tr>
                 <th scope="col">Account</th>

@@ -1,11 +1,12 @@
 // The transfer page: its facts, the resolve form when it waits for review, its timeline, the
-// provider evidence, and the hold with its ledger entries.
+// provider evidence, the money that came back (returns), and the hold with its ledger entries.
 import type { TransferStory } from "../data/story.ts";
 import { formatCents, formatCount, formatTime } from "../format.ts";
 import { type ConsoleEvent, OutboundEvents } from "./events.tsx";
 import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
 import { Layout, Message, StateBadge } from "./layout.tsx";
 import { ResolveForm } from "./resolve.tsx";
+import { Returns } from "./returns.tsx";
 
 export interface TransferPageProps {
   story: TransferStory;
@@ -39,6 +40,12 @@ function Facts({ story }: { story: TransferStory }) {
       <dd>{story.description ?? "—"}</dd>
       <dt>End-to-end id</dt>
       <dd>{story.end_to_end_id === null ? "—" : <code>{story.end_to_end_id}</code>}</dd>
+      {story.returned_cents > 0 ? (
+        <>
+          <dt>Returned</dt>
+          <dd>{`${formatCents(story.returned_cents)} in ${formatCount(story.returns.length, "return")}`}</dd>
+        </>
+      ) : null}
       <dt>Failure</dt>
       <dd>{story.failure_reason === null ? "—" : `${story.failure_reason}${story.failure_code ? ` (${story.failure_code})` : ""}`}</dd>
       <dt>Created</dt>
@@ -92,6 +99,12 @@ export function TransferPage({ story, events, csrfToken, notice, error }: Transf
         <h2 id="provider-heading">Provider evidence</h2>
         <ProviderCalls calls={story.provider_calls} />
       </section>
+      {story.state === "completed" ? (
+        <section aria-labelledby="returns-heading">
+          <h2 id="returns-heading">Returns</h2>
+          <Returns story={story} />
+        </section>
+      ) : null}
       <section aria-labelledby="hold-heading">
         <h2 id="hold-heading">Hold and ledger entries</h2>
         <HoldAndEntries story={story} />

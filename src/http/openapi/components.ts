@@ -16,6 +16,7 @@ const responseSchemas = {
   AccountId: responses.accountIdSchema,
   TransferState: responses.transferStateSchema,
   HistoryEntry: responses.historyEntrySchema,
+  TransferReturn: responses.transferReturnSchema,
   Transfer: responses.transferSchema,
   TransferPage: responses.transferPageSchema,
   Balance: responses.balanceSchema,

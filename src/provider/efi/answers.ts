@@ -2,9 +2,10 @@
 // generic API's (../classify.ts): when an answer does not prove what happened, it is unknown.
 // Efí-specific: 409 `id_envio_duplicado` means the Pix exists; only Efí's own not-found body
 // is not found, settled after the grace window by sending again; `chave_invalida` is our key.
-import { isCredentialsRefusal, type ProviderExchange, parseBody, usableAnswer } from "../classify.ts";
+import { isCredentialsRefusal, type ProviderExchange, parseBody, returnsExceed, usableAnswer } from "../classify.ts";
 import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "../port.ts";
 import { centsFromValor, idEnvioOf } from "./money.ts";
+import { efiReturns } from "./returns.ts";
 import { endToEndIdOf, errorBodySchema, notFoundBodySchema, sendAcceptedSchema, statusBodySchema } from "./shapes.ts";
 
 /**
@@ -69,8 +70,12 @@ export function classifyEfiStatus(order: PixOrder, exchange: ProviderExchange, e
   if (endToEndId === "conflict" || contradicts(order, idEnvio, status.valor))
     return { kind: "unknown", why: "contradicts_order", evidence };
   switch (status.status) {
-    case "REALIZADO":
-      return { kind: "confirmed", endToEndId, evidence };
+    case "REALIZADO": {
+      const returns = efiReturns(status.devolucoes ?? []);
+      if (returns === null) return { kind: "unknown", why: "malformed_body", evidence };
+      if (returnsExceed(returns, order.amountCents)) return { kind: "unknown", why: "returns_exceed_amount", evidence };
+      return { kind: "confirmed", endToEndId, returns, evidence };
+    }
     case "NAO_REALIZADO":
       return { kind: "rejected", code: status.gnExtras?.erro?.codigo ?? "nao_realizado", evidence };
     case "EM_PROCESSAMENTO":

@@ -44,6 +44,9 @@ export const returnSchema = z.object({
   valor: valorSchema,
   horario: z.unknown().optional(),
   status: z.string().max(64).optional(),
+  /** Why it came back: ORIGINAL, MED_FRAUDE, MED_OPERACIONAL, RETIRADA (or a Pix return code). */
+  natureza: z.string().max(64).optional(),
+  motivo: z.string().max(140).optional(),
 });
 
 /** `200` to `GET /v2/gn/pix/enviados/id-envio/:idEnvio`. */

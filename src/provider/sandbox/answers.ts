@@ -1,6 +1,7 @@
 // What the sandbox answers, computed from a stored payment, its behaviour and the time: pure, so
 // a payment's status is derived lazily ("confirmed once final_at_ms has passed") and never stored.
 import { type Behaviour, behaviourFor, isKnownToProvider, makesPix } from "./behaviours.ts";
+import { returnsBy } from "./returns.ts";
 import type { PaymentRow } from "./store.ts";
 
 export interface SandboxAnswer {
@@ -56,7 +57,7 @@ export const notFoundAnswer: SandboxAnswer = { httpStatus: 404, body: { code: "n
 /** `statusCallNumber` counts this call, from 1. */
 export function statusAnswer(row: PaymentRow, statusCallNumber: number, nowMs: number): SandboxAnswer {
   const behaviour = behaviourFor(row.pix_key);
-  if (!isKnownToProvider(behaviour)) return notFoundAnswer;
+  if (!isKnownToProvider(behaviour) || isHidden(behaviour, row, nowMs)) return notFoundAnswer;
   if (statusCallNumber <= behaviour.unavailableStatusCalls) return { httpStatus: 503, body: { code: "unavailable" }, answerDelayMs: 0 };
   const status = currentStatus(behaviour, row, nowMs);
   return {
@@ -67,9 +68,24 @@ export function statusAnswer(row: PaymentRow, statusCallNumber: number, nowMs: n
       status,
       end_to_end_id: row.end_to_end_id,
       code: status === "rejected" ? behaviour.rejectCode : null,
+      ...(status === "confirmed"
+        ? {
+            returns: returnsBy(row, nowMs).map((r) => ({
+              id: r.id,
+              amount_cents: r.amountCents,
+              reason: r.reason,
+              at: new Date(r.atMs).toISOString(),
+            })),
+          }
+        : {}),
     },
     answerDelayMs: 0,
   };
+}
+
+/** A late-confirm payment answers not found until it leaves (final_at_ms, past the grace window). */
+function isHidden(behaviour: Behaviour, row: PaymentRow, nowMs: number): boolean {
+  return behaviour.hiddenPastGrace && nowMs < row.final_at_ms;
 }
 
 export function paymentView(row: PaymentRow, nowMs: number): PaymentView {
@@ -79,7 +95,7 @@ export function paymentView(row: PaymentRow, nowMs: number): PaymentView {
     send_calls: row.send_calls,
     status_calls: row.status_calls,
     made: makesPix(behaviour),
-    status: isKnownToProvider(behaviour) ? currentStatus(behaviour, row, nowMs) : "not_found",
+    status: isKnownToProvider(behaviour) && !isHidden(behaviour, row, nowMs) ? currentStatus(behaviour, row, nowMs) : "not_found",
     end_to_end_id: row.end_to_end_id,
   };
 }

@@ -23,6 +23,13 @@ export interface Behaviour {
   webhookStatus: "confirmed" | "rejected" | null;
   /** Status checks answered 503 before the real answer. */
   unavailableStatusCalls: number;
+  /** Money that comes back after the payment confirmed (./returns.ts scripts when and how much). */
+  returns: "none" | "whole" | "halves";
+  /**
+   * The payment is hidden (status 404) until the caller's not-found grace window has passed,
+   * then confirmed: a Pix that left late, after the saga released the hold.
+   */
+  hiddenPastGrace: boolean;
 }
 
 const happyPath: Behaviour = {
@@ -31,6 +38,8 @@ const happyPath: Behaviour = {
   rejectCode: null,
   webhookStatus: "confirmed",
   unavailableStatusCalls: 0,
+  returns: "none",
+  hiddenPastGrace: false,
 };
 
 export const magicKeys: Readonly<Record<string, Behaviour>> = {
@@ -43,6 +52,9 @@ export const magicKeys: Readonly<Record<string, Behaviour>> = {
   "silent@sandbox.test": { ...happyPath, webhookStatus: null },
   "flaky-status@sandbox.test": { ...happyPath, unavailableStatusCalls: 3 },
   "lying-webhook@sandbox.test": { ...happyPath, webhookStatus: "rejected" },
+  "returned@sandbox.test": { ...happyPath, returns: "whole" },
+  "partial-return@sandbox.test": { ...happyPath, returns: "halves" },
+  "late-confirm@sandbox.test": { ...happyPath, webhookStatus: null, hiddenPastGrace: true },
 };
 
 export function behaviourFor(pixKey: string): Behaviour {

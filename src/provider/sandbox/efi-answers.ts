@@ -17,11 +17,15 @@ function efiError(httpStatus: number, nome: string, mensagem: string, answerDela
 }
 
 /** The answer to `PUT /v3/gn/pix/:idEnvio`, from the generic answer and the stored row. */
-export function efiSendAnswer(generic: SandboxAnswer, row: PaymentRow | null, firstCall: boolean): SandboxAnswer {
+export function efiSendAnswer(generic: SandboxAnswer, row: PaymentRow | null, firstCall: boolean, nowMs: number): SandboxAnswer {
   if (generic.httpStatus === 409) return efiError(409, "id_envio_duplicado", "Este idEnvio já foi utilizado com outro pagamento.");
   if (row !== null && !firstCall) {
-    // Nothing was ever made under this id: Efí refuses the repeat outright.
-    if (!isKnownToProvider(behaviourFor(row.pix_key))) return efiError(422, "pagamento_negado", "Pagamento negado.");
+    // Nothing was ever made under this id (or, late-confirm@, nothing shows yet): Efí refuses
+    // the repeat outright, so the saga releases, and the Pix that leaves later is paid after release.
+    const behaviour = behaviourFor(row.pix_key);
+    if (!isKnownToProvider(behaviour) || (behaviour.hiddenPastGrace && nowMs < row.final_at_ms)) {
+      return efiError(422, "pagamento_negado", "Pagamento negado.");
+    }
     if (generic.httpStatus === 200) return efiError(409, "id_envio_duplicado", "Este idEnvio já foi utilizado.");
   }
   switch (generic.httpStatus) {
@@ -75,6 +79,7 @@ export function efiStatusAnswer(generic: SandboxAnswer, row: PaymentRow | null):
         idEnvio,
         ...(status === "rejected" && typeof code === "string" ? { erro: { codigo: code, origem: "sandbox", motivo: code } } : {}),
       },
+      ...(status === "confirmed" ? { devolucoes: efiDevolucoes(generic.body.returns) } : {}),
     },
     answerDelayMs: 0,
   };
@@ -113,4 +118,24 @@ export function efiListItem(row: PaymentRow, genericStatus: string): EfiListItem
     status,
     horario: { solicitacao: new Date(row.accepted_at_ms).toISOString() },
   };
+}
+
+const naturezaOf: Readonly<Record<string, string>> = {
+  returned_by_recipient: "ORIGINAL",
+  fraud: "MED_FRAUDE",
+  operational_failure: "MED_OPERACIONAL",
+  other: "RETIRADA",
+};
+
+/** The generic answer's returns as Efí's `devolucoes[]`: each one came back (DEVOLVIDO). */
+function efiDevolucoes(returns: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(returns)) return [];
+  return returns.map((r: { id: string; amount_cents: number; reason: string; at: string }) => ({
+    id: r.id.slice(-12),
+    rtrId: r.id,
+    valor: valorFromCents(r.amount_cents),
+    natureza: naturezaOf[r.reason] ?? "RETIRADA",
+    horario: { solicitacao: r.at, liquidacao: r.at },
+    status: "DEVOLVIDO",
+  }));
 }

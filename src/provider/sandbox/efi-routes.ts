@@ -68,6 +68,7 @@ sandboxEfiRoutes.put("/:version{v[23]}/gn/pix/:idEnvio", async (c) => {
       pixKeyType: pixKey.includes("@") ? "email" : "evp",
       confirmMs: configuredOrThrow(c.env).sandboxConfirmMs,
       providerTimeoutMs: configuredOrThrow(c.env).providerTimeoutMs,
+      notFoundGraceMs: configuredOrThrow(c.env).sagaTimings.notFoundGraceMs,
     });
     return await answerWith(c, answer);
   } finally {

@@ -75,6 +75,7 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
         pixKeyType: body.data.pix_key_type,
         confirmMs: c.var.config.sandboxConfirmMs,
         providerTimeoutMs: c.var.config.providerTimeoutMs,
+        notFoundGraceMs: c.var.config.sagaTimings.notFoundGraceMs,
       }),
     );
     return await answerWith(c, answer);

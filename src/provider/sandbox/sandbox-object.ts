@@ -14,12 +14,14 @@ import {
   paymentView,
   type SandboxAnswer,
   sendAnswer,
+  slowAnswerMarginMs,
   statusAnswer,
 } from "./answers.ts";
 import { behaviourFor, isKnownToProvider } from "./behaviours.ts";
 import { type EfiListItem, efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
 import { deliverEfiWebhook } from "./efi-webhook-delivery.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
+import { nextReturnAtMs } from "./returns.ts";
 import { type PaymentRow, PaymentStore, type SandboxDialect } from "./store.ts";
 import { deliverWebhook, nextAttemptAfterFailure, webhookBody } from "./webhook-delivery.ts";
 
@@ -36,6 +38,8 @@ export interface SandboxSend {
   providerTimeoutMs: number;
   /** Which API the send came through (default: the generic one). */
   dialect?: SandboxDialect;
+  /** PROVIDER_NOT_FOUND_GRACE_MS: late-confirm@ stays hidden until past it. */
+  notFoundGraceMs: number;
 }
 
 export interface WebhookAttemptReport {
@@ -66,8 +70,10 @@ export class SandboxProvider extends DurableObject<Env> {
       return sendAnswer(existing, false, input.providerTimeoutMs);
     }
     const nowMs = Date.now();
-    const webhookStatus = behaviourFor(input.pixKey).webhookStatus;
-    const finalAtMs = nowMs + input.confirmMs;
+    const behaviour = behaviourFor(input.pixKey);
+    const webhookStatus = behaviour.webhookStatus;
+    // A late-confirm payment leaves only once the caller's grace window is over (plus the usual delay).
+    const finalAtMs = nowMs + input.confirmMs + (behaviour.hiddenPastGrace ? input.notFoundGraceMs + slowAnswerMarginMs : 0);
     const row: PaymentRow = {
       idempotency_key: input.idempotencyKey,
       amount_cents: input.amountCents,
@@ -117,7 +123,7 @@ export class SandboxProvider extends DurableObject<Env> {
   async sendEfi(input: SandboxSend): Promise<SandboxAnswer> {
     const firstCall = this.store.find(input.idempotencyKey) === null;
     const generic = await this.send({ ...input, dialect: "efi" });
-    return efiSendAnswer(generic, this.store.find(input.idempotencyKey), firstCall);
+    return efiSendAnswer(generic, this.store.find(input.idempotencyKey), firstCall, Date.now());
   }
 
   async statusEfi(idempotencyKey: string): Promise<SandboxAnswer> {
@@ -194,6 +200,9 @@ export class SandboxProvider extends DurableObject<Env> {
         attempts,
         dueAtMs: next.state === "pending" ? next.dueAtMs : null,
       });
+      // A payment whose money comes back gets a new message when it does, so its saga asks.
+      const returnAtMs = next.state === "pending" ? null : nextReturnAtMs(row, nowMs);
+      if (returnAtMs !== null) this.store.scheduleWebhook(row.idempotency_key, `msg_${crypto.randomUUID()}`, returnAtMs);
       if (!result.delivered) {
         console.warn(
           JSON.stringify({

@@ -120,6 +120,16 @@ export class PaymentStore {
     return rows[0]?.due ?? null;
   }
 
+  /** A new message (its own id) for a payment whose last one is finished. */
+  scheduleWebhook(idempotencyKey: string, webhookId: string, dueAtMs: number): void {
+    this.sql.exec(
+      "UPDATE payments SET webhook_id = ?, webhook_state = 'pending', webhook_attempts = 0, webhook_due_at_ms = ? WHERE idempotency_key = ?",
+      webhookId,
+      dueAtMs,
+      idempotencyKey,
+    );
+  }
+
   recordWebhookAttempt(idempotencyKey: string, next: { state: WebhookState; attempts: number; dueAtMs: number | null }): void {
     this.sql.exec(
       "UPDATE payments SET webhook_state = ?, webhook_attempts = ?, webhook_due_at_ms = ? WHERE idempotency_key = ?",

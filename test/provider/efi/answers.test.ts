@@ -66,13 +66,16 @@ const sendCases: [string, ProviderExchange, Record<string, unknown>][] = [
 
 // biome-ignore format: a table reads best as a grid
 const statusCases: [string, ProviderExchange, Record<string, unknown>][] = [
-  ["200 REALIZADO is confirmed",                                        answered(200, status()),                                        { kind: "confirmed", endToEndId: e2e }],
-  ["200 REALIZADO with e2eId only is confirmed",                        answered(200, status({ endToEndId: undefined, e2eId: e2e })),   { kind: "confirmed", endToEndId: e2e }],
-  ["200 REALIZADO with returns is still confirmed",                     answered(200, status({ devolucoes: [{ id: "D1", valor: "2.00", status: "DEVOLVIDO" }] })), { kind: "confirmed", endToEndId: e2e }],
+  ["200 REALIZADO is confirmed",                                        answered(200, status()),                                        { kind: "confirmed", endToEndId: e2e, returns: [] }],
+  ["200 REALIZADO with e2eId only is confirmed",                        answered(200, status({ endToEndId: undefined, e2eId: e2e })),   { kind: "confirmed", endToEndId: e2e, returns: [] }],
+  ["200 REALIZADO with returns is still confirmed, with them",           answered(200, status({ devolucoes: [{ id: "D1", rtrId: "D99999999202612010615AbCdEfGhIjK", valor: "2.00", natureza: "MED_FRAUDE", horario: { solicitacao: "2026-12-01T07:00:00Z", liquidacao: "2026-12-01T07:00:01Z" }, status: "DEVOLVIDO" }] })), { kind: "confirmed", endToEndId: e2e, returns: [{ id: "D99999999202612010615AbCdEfGhIjK", amountCents: 200, reason: "fraud", atMs: Date.parse("2026-12-01T07:00:01Z") }] }],
+  ["200 REALIZADO: a devolução still processing is no return yet",      answered(200, status({ devolucoes: [{ id: "D1", valor: "2.00", horario: { solicitacao: "2026-12-01T07:00:00Z" }, status: "EM_PROCESSAMENTO" }] })), { kind: "confirmed", endToEndId: e2e, returns: [] }],
+  ["200 REALIZADO with a devolução without a time is unknown",          answered(200, status({ devolucoes: [{ id: "D1", valor: "2.00", status: "DEVOLVIDO" }] })), { kind: "unknown", why: "malformed_body" }],
+  ["200 REALIZADO with returns above the amount is unknown",            answered(200, status({ devolucoes: [{ id: "D1", valor: "12.35", horario: "2026-12-01T07:00:00Z", status: "DEVOLVIDO" }] })), { kind: "unknown", why: "returns_exceed_amount" }],
   ["200 NAO_REALIZADO with an error code is rejected with it",          answered(200, status({ status: "NAO_REALIZADO", gnExtras: { erro: { codigo: "AC03", origem: "PSP", motivo: "conta" } } })), { kind: "rejected", code: "AC03" }],
   ["200 NAO_REALIZADO without a code is rejected nao_realizado",        answered(200, status({ status: "NAO_REALIZADO" })),             { kind: "rejected", code: "nao_realizado" }],
   ["200 EM_PROCESSAMENTO is processing",                                answered(200, status({ status: "EM_PROCESSAMENTO" })),          { kind: "processing" }],
-  ["200 with the idEnvio only in gnExtras is read",                     answered(200, status({ idEnvio: undefined, gnExtras: { idEnvio } })), { kind: "confirmed", endToEndId: e2e }],
+  ["200 with the idEnvio only in gnExtras is read",                     answered(200, status({ idEnvio: undefined, gnExtras: { idEnvio } })), { kind: "confirmed", endToEndId: e2e, returns: [] }],
   ["200 with another amount is unknown",                                answered(200, status({ valor: "1234.00" })),                    { kind: "unknown", why: "contradicts_order" }],
   ["200 with another idEnvio is unknown",                               answered(200, status({ idEnvio: "outro" })),                    { kind: "unknown", why: "contradicts_order" }],
   ["200 with another idEnvio in gnExtras is unknown",                   answered(200, status({ idEnvio: undefined, gnExtras: { idEnvio: "outro" } })), { kind: "unknown", why: "contradicts_order" }],
