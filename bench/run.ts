@@ -107,7 +107,6 @@ async function main(): Promise<void> {
     ownPids = [cluster.postgresPid, cluster.wsProxyPid];
     const machine = await describeMachine(root, cluster.databaseUrl);
     log(formatMachine(machine).replaceAll("\n", "\n[bench] "));
-    log(`scheduling: ${cluster.serverPriorityNote}`);
     const cpu = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
     const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop) };
     const whole = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);

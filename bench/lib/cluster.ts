@@ -5,7 +5,6 @@ import path from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
 import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
-import { raiseServerPriority, type ServerPriority } from "./server-priority.ts";
 import { startWsProxyProcess } from "./ws-proxy-process.ts";
 
 export interface BenchCluster {
@@ -17,23 +16,10 @@ export interface BenchCluster {
   /** Server pids, so the bench can account for CPU time per process. */
   postgresPid: number;
   wsProxyPid: number;
-  /** How the server's processes are scheduled (server-priority.ts), and why, for the report. */
-  serverPriority: ServerPriority;
-  serverPriorityNote: string;
 }
 
 /** Durability on, stated rather than assumed: the targets are about commits that reach disk. */
-const durableFlags = [
-  "-c",
-  "fsync=on",
-  "-c",
-  "synchronous_commit=on",
-  "-c",
-  "full_page_writes=on",
-  // Lets pg_stat_io report the WAL fsync time the server itself saw.
-  "-c",
-  "track_wal_io_timing=on",
-];
+const durableFlags = ["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"];
 
 /** Registers each started piece with `own`, to be stopped in reverse order. */
 export async function startBenchCluster(workDir: string, own: (stop: () => Promise<void>) => void): Promise<BenchCluster> {
@@ -41,7 +27,6 @@ export async function startBenchCluster(workDir: string, own: (stop: () => Promi
   const postgres = await startLocalPostgres({ dataDir, port: await freePort(), persistent: false, serverFlags: durableFlags });
   own(postgres.stop);
   await applyMigrations(postgres.databaseUrl);
-  const priority = raiseServerPriority(postgres.pid);
   const proxy = await startWsProxyProcess();
   own(proxy.stop);
   return {
@@ -51,8 +36,6 @@ export async function startBenchCluster(workDir: string, own: (stop: () => Promi
     wsProxy: proxy.address,
     postgresPid: postgres.pid,
     wsProxyPid: proxy.pid,
-    serverPriority: priority.priority,
-    serverPriorityNote: priority.note,
   };
 }
 

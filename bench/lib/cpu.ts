@@ -63,35 +63,6 @@ function treeTicks(rootPid: number, deep = false): number {
   return ticks;
 }
 
-/** Nanoseconds the process has spent runnable but waiting for a core (/proc/<pid>/schedstat). */
-function runQueueWaitNs(pid: number): number {
-  try {
-    return Number(readFileSync(`/proc/${pid}/schedstat`, "utf8").split(" ")[1] ?? 0);
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Run-queue wait of a process and each of its live children, by pid. Kept apart because a
- * child that exits takes its count with it: a sum would fall and the wait come out negative
- * (seen when a pooled server connection closed between two snapshots).
- */
-function treeRunQueueWaitNs(rootPid: number): Map<number, number> {
-  const waits = new Map([[rootPid, runQueueWaitNs(rootPid)]]);
-  for (const name of readdirSync("/proc")) {
-    if (/^\d+$/.test(name) && readProc(Number(name))?.parentPid === rootPid) waits.set(Number(name), runQueueWaitNs(Number(name)));
-  }
-  return waits;
-}
-
-/** Wait between two snapshots, over the processes alive at the second (new ones from zero). */
-function waitBetweenNs(start: Map<number, number>, end: Map<number, number>): number {
-  let waitNs = 0;
-  for (const [pid, endNs] of end) waitNs += Math.max(0, endNs - (start.get(pid) ?? 0));
-  return waitNs;
-}
-
 function machineBusyTicks(): number {
   const line = readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "";
   const [, user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).map(Number);
@@ -101,7 +72,6 @@ function machineBusyTicks(): number {
 interface Snapshot {
   atMs: number;
   postgresTicks: number;
-  postgresWaitNs: Map<number, number>;
   proxyTicks: number;
   workerTicks: number;
   selfMicros: number;
@@ -117,8 +87,6 @@ export interface CpuShare {
   clientCores: number;
   otherCores: number;
   machineCores: number;
-  /** PostgreSQL processes runnable but waiting for a core, on average: CPU starvation. */
-  postgresWaitingCores: number;
 }
 
 export class CpuMeter {
@@ -153,8 +121,7 @@ export class CpuMeter {
     const clientCores = (now.selfMicros - start.selfMicros) / 1e6 / seconds;
     const machineCores = cores(now.machineTicks - start.machineTicks);
     const otherCores = Math.max(0, machineCores - postgresCores - proxyCores - workerCores - clientCores);
-    const postgresWaitingCores = waitBetweenNs(start.postgresWaitNs, now.postgresWaitNs) / 1e9 / seconds;
-    return { postgresCores, proxyCores, workerCores, clientCores, otherCores, machineCores, postgresWaitingCores };
+    return { postgresCores, proxyCores, workerCores, clientCores, otherCores, machineCores };
   }
 
   private snapshot(): Snapshot {
@@ -162,7 +129,6 @@ export class CpuMeter {
     return {
       atMs: performance.now(),
       postgresTicks: treeTicks(this.postgresPid),
-      postgresWaitNs: treeRunQueueWaitNs(this.postgresPid),
       proxyTicks: treeTicks(this.proxyPid),
       workerTicks: this.workerPid === undefined ? 0 : treeTicks(this.workerPid, true),
       selfMicros: usage.user + usage.system,
@@ -176,5 +142,5 @@ export const machineCores = cpus().length;
 export function describeShare(share: CpuShare): string {
   const f = (cores: number): string => cores.toFixed(2);
   const worker = share.workerCores > 0 ? `, workerd ${f(share.workerCores)}` : "";
-  return `cpu cores busy: postgres ${f(share.postgresCores)}, ws proxy ${f(share.proxyCores)}${worker}, bench client ${f(share.clientCores)}, others ${f(share.otherCores)} (machine ${f(share.machineCores)} of ${machineCores}); postgres waiting for a core ${f(share.postgresWaitingCores)}`;
+  return `cpu cores busy: postgres ${f(share.postgresCores)}, ws proxy ${f(share.proxyCores)}${worker}, bench client ${f(share.clientCores)}, others ${f(share.otherCores)} (machine ${f(share.machineCores)} of ${machineCores})`;
 }

@@ -1,4 +1,4 @@
-// Reads the server's own counters (pg_stat_database, pg_stat_io) from another database on the
+// Reads the server's own counters (pg_stat_database, pg_control_checkpoint) from another database on the
 // same server, over plain TCP: the observer's queries then count in neither the measured
 // database's commits nor the measured driver path.
 import pg from "pg";
@@ -13,14 +13,8 @@ export interface DatabaseCounters {
   sessions: number;
 }
 
-export interface WalFlushCounters {
-  fsyncs: number;
-  fsyncMs: number;
-}
-
 export interface Observer {
   databaseCounters(): Promise<DatabaseCounters>;
-  walFlushCounters(): Promise<WalFlushCounters>;
   /** Backends connected to the measured database other than `exceptPid`. */
   otherBackends(exceptPid: number): Promise<number>;
   /** Checkpoints, then reads the next MultiXact id it recorded (a cluster-wide counter). */
@@ -47,12 +41,6 @@ export async function openObserver(databaseUrl: string): Promise<Observer> {
         rowsWritten: Number(row.rows_written),
         sessions: Number(row.sessions),
       };
-    },
-    async walFlushCounters() {
-      const { rows } = await client.query<{ fsyncs: string; fsync_ms: string }>(
-        "SELECT coalesce(sum(fsyncs), 0) AS fsyncs, coalesce(sum(fsync_time), 0) AS fsync_ms FROM pg_stat_io WHERE object = 'wal'",
-      );
-      return { fsyncs: Number(rows[0]?.fsyncs ?? 0), fsyncMs: Number(rows[0]?.fsync_ms ?? 0) };
     },
     async otherBackends(exceptPid: number) {
       const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> $2", [
