@@ -102,7 +102,7 @@ describe("the reply to a COMMIT is lost", () => {
 
   it("after a credit committed: the operator's retry answers already_credited and credits once", async () => {
     const accountId = await fundedAccount(0);
-    await injectDbFault({ kind: "drop_reply", statementPattern: "ledger_credit", count: 1, applicationNames: appConnections });
+    await injectDbFault({ kind: "drop_reply", statementPattern: "ops_credit", count: 1, applicationNames: appConnections });
     const credit = () =>
       call(`/ops/accounts/${accountId}/credits`, {
         method: "POST",

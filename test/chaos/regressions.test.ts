@@ -35,7 +35,7 @@ describe("found by chaos, fixed in transfer_apply", () => {
     const approved = await call(`/ops/transfers/${started.id}/resolve`, {
       method: "POST",
       headers: opsHeaders(),
-      body: JSON.stringify({ outcome: "sent", note: "confirmed by phone" }),
+      body: JSON.stringify({ outcome: "approve", note: "confirmed by phone" }),
     });
     expect(approved.status).toBe(200);
     await drain(pool, [started.id], { timeoutMs: 10_000, rescueAfterMs: 2_000, label: "approval" });

@@ -18,6 +18,10 @@ export function productionEnv(overrides: Partial<Env> = {}): Env {
     WEBHOOK_SECRET: webhookKey,
     OPS_TOKEN: "production-ops-token-0123456789abcdef",
     OPS_ALERT_SECRET: undefined,
+    // The tests' stand-in Access serves its keys over http: production sets its own, or none.
+    ACCESS_TEAM_DOMAIN: undefined,
+    ACCESS_AUD: undefined,
+    ACCESS_CERTS_URL: undefined,
     ...overrides,
   };
 }
