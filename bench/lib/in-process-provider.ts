@@ -29,9 +29,9 @@ export function inProcessProvider(): PixProvider {
     },
     async status(order: PixOrder): Promise<StatusOutcome> {
       const id = accepted.get(order.idempotencyKey);
-      if (id === undefined) return { kind: "not_found", evidence: evidence(404, { code: "not_found" }) };
+      if (id === undefined) return { kind: "not_found", afterGrace: "release", evidence: evidence(404, { code: "not_found" }) };
       const body = { idempotency_key: order.idempotencyKey, status: "confirmed", end_to_end_id: id };
-      return { kind: "confirmed", endToEndId: id, evidence: evidence(200, body) };
+      return { kind: "confirmed", endToEndId: id, returns: [], evidence: evidence(200, body) };
     },
   };
 }

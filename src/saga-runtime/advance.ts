@@ -4,7 +4,7 @@
 // the result is persisted after; a crash between any two repeats the step safely.
 import type { Queryable } from "../db/queryable.ts";
 import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
-import type { SendSlot } from "../provider/send-gate/slot.ts";
+import type { SendSlot } from "../provider/send-gate/send-slot.ts";
 import { isInFlight } from "../saga/states.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { type SagaChange, type SagaEvent, type SagaView, transition } from "../saga/transition.ts";

@@ -16,11 +16,9 @@ export class SendGateBusy extends Error {
   override readonly name = "SendGateBusy";
 }
 
-/**
- * `keepLease(result)` true leaves the lease to expire instead of releasing it: a send we stopped
- * waiting for (a timeout) may still be in flight at the provider, so it still counts.
- */
-export type SendSlot = <T>(work: () => Promise<T>, keepLease?: (result: T) => boolean) => Promise<T>;
+import type { SendSlot } from "./send-slot.ts";
+
+export type { SendSlot };
 
 export function sendConcurrency(env: Pick<Env, "PROVIDER_SEND_CONCURRENCY">): number {
   return readIntegerVariable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY, 0, 0, sendConcurrencyMax);
