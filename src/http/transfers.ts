@@ -142,7 +142,8 @@ transferRoutes.get("/:id/events", async (c) => {
   const streamed = await c.env.TRANSFER_SAGA.getByName(id).fetch(
     new Request("https://transfer-saga/events", { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } }),
   );
-  if (streamed.status === 200) return streamed;
+  // A fresh Response: the object's has immutable headers, and the edge adds its own (no-store).
+  if (streamed.status === 200) return new Response(streamed.body, streamed);
   await streamed.body?.cancel();
   return problem(c, 503, { type: "unavailable", detail: "The stream could not be opened; try again.", headers: { "Retry-After": "1" } });
 });

@@ -22,6 +22,8 @@ export function productionEnv(overrides: Partial<Env> = {}): Env {
     ACCESS_TEAM_DOMAIN: undefined,
     ACCESS_AUD: undefined,
     ACCESS_CERTS_URL: undefined,
+    EFI_WEBHOOK_HMAC: undefined,
+    EFI_WEBHOOK_IPS: undefined,
     ...overrides,
   };
 }
