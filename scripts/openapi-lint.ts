@@ -7,7 +7,22 @@ import { unstable_startWorker } from "wrangler";
 
 const outputPath = "test-results/openapi.json";
 
-const worker = await unstable_startWorker({ config: "wrangler.toml", dev: { server: { port: 0 }, inspector: false, logLevel: "error" } });
+// The local environment (the sandbox's paths included, so every path is linted) with the example
+// secrets: the Worker serves nothing until its configuration is complete, the document included.
+// The database is never reached: /openapi.json reads none.
+const plain = (value: string) => ({ type: "plain_text" as const, value });
+const worker = await unstable_startWorker({
+  config: "wrangler.toml",
+  env: "local",
+  bindings: {
+    DATABASE_URL: plain("postgres://lint@127.0.0.1:1/lint"),
+    JWT_SECRET: plain("local-dev-jwt-secret-change-me-0123456789abcdef"),
+    WEBHOOK_SECRET: plain("whsec_bG9jYWwtZGV2LXdlYmhvb2stc2VjcmV0LTAxMjM0NTY3ODk="),
+    SANDBOX_WEBHOOK_SECRET: plain("whsec_bG9jYWwtZGV2LXdlYmhvb2stc2VjcmV0LTAxMjM0NTY3ODk="),
+    OPS_TOKEN: plain("local-ops-token-change-me-0123456789abcdef"),
+  },
+  dev: { server: { port: 0 }, inspector: false, logLevel: "error" },
+});
 let document: string;
 try {
   await worker.ready;
