@@ -60,7 +60,7 @@ export const pageChecks: Check[] = [
         assert((await ctx.page.locator(`td .state-${state}`).count()) > 0, `the timeline has no ${state} row`);
       }
       await text(ctx.page, "Each send and status check, with the provider's answer as received");
-      await text(ctx.page, "Ledger entries of the settlement (they sum to zero)");
+      await text(ctx.page, "Ledger entries of the settlement, then of each return (they sum to zero)");
       await screenshot(ctx, "05-transfer-completed");
     },
   },
