@@ -6,6 +6,11 @@
 // definitive refusal of that send release) compensates; the deadline sends an inconclusive
 // saga to needs_review, hold kept.
 import type { SendAnswer, StatusAnswer } from "./answers.ts";
+import { type OperatorOutcome, resolveRefusal } from "./operator-outcome.ts";
+
+export type { OperatorOutcome, ResolveRefusal } from "./operator-outcome.ts";
+export { resolveRefusal } from "./operator-outcome.ts";
+
 import { type FailureReason, isTerminal, type TransferState } from "./states.ts";
 import { checkDelayMs, type SagaTimings } from "./timings.ts";
 
@@ -27,23 +32,6 @@ export type SagaEvent =
   /** The answer to sending again with the same id after a not-found past the grace window. */
   | { type: "resend_answered"; outcome: SendAnswer }
   | { type: "operator_resolved"; outcome: OperatorOutcome; note: string };
-
-/**
- * An operator's decision on a transfer in needs_review (CONTRACT §5). After a send: `sent`
- * (settle) or `not_sent` (release). Held before anything was sent (anti-fraud): `approve` (send
- * it now) or `not_sent`; there is no Pix to settle, so `sent` does not apply.
- */
-export type OperatorOutcome = "sent" | "not_sent" | "approve";
-export type ResolveRefusal = "not_in_review" | "no_pix_to_settle" | "nothing_to_approve";
-
-/** Why `outcome` does not apply to this saga, or null when it does. */
-export function resolveRefusal(saga: SagaView, outcome: OperatorOutcome): ResolveRefusal | null {
-  if (saga.state !== "needs_review") return "not_in_review";
-  const heldBeforeSending = saga.lastSentAtMs === null;
-  if (outcome === "sent" && heldBeforeSending) return "no_pix_to_settle";
-  if (outcome === "approve" && !heldBeforeSending) return "nothing_to_approve";
-  return null;
-}
 
 export type Actor = "saga" | "provider" | "operator";
 
