@@ -5,7 +5,7 @@ import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
 import { sameSecret } from "../../http/auth/ops-auth.ts";
 import { log } from "../../http/request-id.ts";
 import type { ConsoleEnv } from "../console-env.ts";
-import { accessIdentity, notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
+import { accessIdentity, noTokenLogin, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { consoleKey, issueSession, readSession } from "../session.ts";
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../session-cookie.ts";
@@ -17,18 +17,18 @@ const tokenLengthMax = 4096;
 export const loginRoutes = new Hono<ConsoleEnv>();
 
 loginRoutes.get("/login", async (c) => {
-  if (!c.env.OPS_TOKEN) return notConfigured(c);
   // Behind Cloudflare Access the person is already known: no token login.
   const access = await accessIdentity(c);
   if (access instanceof Response) return access;
   if (access) return c.redirect("/console", 303);
+  if (!c.env.OPS_TOKEN) return noTokenLogin(c);
   const session = await readSession(await consoleKey(c.env.OPS_TOKEN), readSessionCookie(c), Date.now());
   if (session) return c.redirect("/console", 303);
   return page(c, <LoginPage />);
 });
 
 loginRoutes.post("/login", async (c) => {
-  if (!c.env.OPS_TOKEN) return notConfigured(c);
+  if (!c.env.OPS_TOKEN) return noTokenLogin(c);
   // No session exists yet to bind a token to; the Origin check stops another site from
   // logging the operator into a session it chose (login CSRF).
   if (!sameOrigin(c)) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
