@@ -10,7 +10,7 @@ import { type ConfigProblem, isSet, Problems } from "./problems.ts";
 import { type ProviderChoice, readProvider } from "./provider.ts";
 import { readSagaTimings } from "./saga-timings.ts";
 import { checkSecretReuse } from "./secret-reuse.ts";
-import { secretProblem, webhookSecretProblem } from "./secrets.ts";
+import { secretLengthProblem, secretProblem, webhookSecretProblem } from "./secrets.ts";
 import { urlProblem } from "./urls.ts";
 
 export interface Config {
@@ -105,9 +105,10 @@ function checkOperatorAuth(env: Env, production: boolean, problems: Problems): v
   if (teamDomain) problems.add("ACCESS_TEAM_DOMAIN", urlProblem("ACCESS_TEAM_DOMAIN", env.ACCESS_TEAM_DOMAIN ?? "", production));
   if (isSet(env.ACCESS_CERTS_URL)) problems.add("ACCESS_CERTS_URL", urlProblem("ACCESS_CERTS_URL", env.ACCESS_CERTS_URL, production));
   if (teamDomain !== isSet(env.ACCESS_AUD)) problems.add("ACCESS_AUD", "ACCESS_TEAM_DOMAIN and ACCESS_AUD are set together or not at all");
-  if (!production) return;
-  if (isSet(env.OPS_TOKEN)) problems.add("OPS_TOKEN", secretProblem("OPS_TOKEN", env.OPS_TOKEN));
-  else if (!teamDomain) problems.add("OPS_TOKEN", "no operator auth: set ACCESS_TEAM_DOMAIN and ACCESS_AUD, or OPS_TOKEN");
+  // The contract's 32 characters hold everywhere (the example value is only refused in production).
+  if (isSet(env.OPS_TOKEN)) {
+    problems.add("OPS_TOKEN", production ? secretProblem("OPS_TOKEN", env.OPS_TOKEN) : secretLengthProblem("OPS_TOKEN", env.OPS_TOKEN));
+  } else if (production && !teamDomain) problems.add("OPS_TOKEN", "no operator auth: set ACCESS_TEAM_DOMAIN and ACCESS_AUD, or OPS_TOKEN");
 }
 
 function checkWebhookSecrets(env: Env, provider: ProviderChoice | null, production: boolean, problems: Problems): void {

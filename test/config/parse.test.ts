@@ -71,8 +71,15 @@ describe("parseConfig", () => {
     });
   });
 
-  it("applies the secret rules only with the sandbox off: local runs keep their short example values", () => {
-    expect(parseConfig({ ...env, OPS_TOKEN: "short", PROVIDER_URL: "http://stub.local" }).ok).toBe(true);
+  it("applies the secret rules only with the sandbox off: local runs keep their example values", () => {
+    const example = { OPS_TOKEN: "local-ops-token-change-me-0123456789abcdef", JWT_SECRET: "short" };
+    expect(parseConfig({ ...env, ...example, PROVIDER_URL: "http://stub.local" }).ok).toBe(true);
+  });
+
+  it("refuses an OPS_TOKEN under 32 characters with the sandbox on too (CONTRACT §1)", () => {
+    expect(parseConfig({ ...env, OPS_TOKEN: "x".repeat(31) })).toMatchObject({ ok: false, problems: [{ variable: "OPS_TOKEN" }] });
+    expect(parseConfig({ ...env, OPS_TOKEN: "x".repeat(32) }).ok).toBe(true);
+    expect(env.OPS_TOKEN.length).toBeGreaterThanOrEqual(32);
   });
 
   it("parses outbound events with the rest, so a Worker that serves can always deliver them", () => {
@@ -108,5 +115,11 @@ describe("exampleSecretValues", () => {
     const values = [...devVarsExample.matchAll(/^[A-Z_]+="([^"]*)"$/gm)].map((m) => m[1]);
     expect(values.length).toBeGreaterThanOrEqual(4);
     for (const value of values) expect(exampleSecretValues).toContain(value);
+  });
+
+  it("has an OPS_TOKEN that a local run accepts: at least 32 characters", () => {
+    const opsToken = /^OPS_TOKEN="([^"]*)"$/m.exec(devVarsExample)?.[1];
+    expect(opsToken?.length).toBeGreaterThanOrEqual(32);
+    expect(parseConfig({ ...env, OPS_TOKEN: opsToken }).ok).toBe(true);
   });
 });
