@@ -4,6 +4,7 @@
 // attempt committed and its answer was lost, which the operator checks in the history.
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
+import { opsTokenActor } from "../../../src/http/auth/ops-auth.ts";
 import { call, opsHeaders, sandboxPayment } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 import { isRetryableFault, serverErrorCounters } from "./answers.ts";
@@ -22,7 +23,7 @@ async function decisionRecorded(id: string, note: string): Promise<boolean> {
   if (response.status !== 200) return false;
   const story = await response.json<{ history: HistoryEntry[] }>();
   return story.history.some(
-    (entry) => entry.actor === "operator" && entry.from === "needs_review" && entry.evidence?.operator_note === note,
+    (entry) => entry.actor === opsTokenActor && entry.from === "needs_review" && entry.evidence?.operator_note === note,
   );
 }
 
