@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
 import { sameSecret } from "../../http/auth/ops-auth.ts";
 import { log } from "../../http/request-id.ts";
+import { controlProblem } from "../../http/text.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { accessIdentity, noTokenLogin, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";
@@ -34,6 +35,8 @@ loginRoutes.post("/login", async (c) => {
   if (!sameOrigin(c)) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
   const form = await c.req.parseBody();
   const token = typeof form.token === "string" ? form.token : "";
+  // Bad input, not a guess (no token has control characters): 400, and the throttle is not spent.
+  if (controlProblem(token) !== null) return page(c, <LoginPage error="The token must not contain control characters." />, 400);
   if (token === "" || token.length > tokenLengthMax || !(await sameSecret(token, c.env.OPS_TOKEN))) {
     log(c, "console_login_refused", {}, "warn");
     const throttled = await throttleFailedAuth(c);
