@@ -13,7 +13,7 @@ export type Fetcher = (request: Request) => Promise<Response>;
 
 export interface AlertDelivery {
   url: string;
-  /** A `whsec_<base64>` secret: the first of WEBHOOK_SECRET. */
+  /** A `whsec_<base64>` secret: the first of OPS_ALERT_SECRET (never the provider's WEBHOOK_SECRET). */
   secret: string;
   /** The same on every try, so the receiver can drop duplicates (Standard Webhooks `webhook-id`). */
   webhookId: string;

@@ -2,13 +2,15 @@
 // problems. The rules about the provider, auth and secrets apply with the sandbox off (the
 // production configuration, CONTRACT §1 "Production configuration fails closed"); the bounds of
 // numbers apply everywhere, so a typo fails the same way on a laptop and in production.
+import { type EventsConfig, readEventsConfig } from "../events/config.ts";
 import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { readIntegerVariable } from "./integer.ts";
 import { type ConfigProblem, isSet, Problems } from "./problems.ts";
 import { type ProviderChoice, readProvider } from "./provider.ts";
 import { readSagaTimings } from "./saga-timings.ts";
-import { secretProblem, webhookSecretProblem } from "./secrets.ts";
+import { checkSecretReuse } from "./secret-reuse.ts";
+import { secretLengthProblem, secretProblem, webhookSecretProblem } from "./secrets.ts";
 import { urlProblem } from "./urls.ts";
 
 export interface Config {
@@ -23,6 +25,8 @@ export interface Config {
   sandboxWebhookSecret: string | null;
   /** Where needs_review alerts go and the key that signs them; null: logged only. */
   opsAlert: { url: string; secret: string } | null;
+  /** Outbound events (CONTRACT §6): parsed here, so a bad one stops serving instead of throwing after a commit. */
+  events: EventsConfig;
 }
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
@@ -44,11 +48,13 @@ export function parseConfig(env: Env): ConfigResult {
   );
   const sagaTimings = problems.check(() => readSagaTimings(env));
   const rules = problems.check(() => readRuleSettings(env));
+  const events = problems.check(() => readEventsConfig(env));
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   const provider = readProvider(env, sandboxEnabled, problems);
   checkClientAuth(env, production, problems);
   checkOperatorAuth(env, production, problems);
   checkWebhookSecrets(env, provider, production, problems);
+  checkSecretReuse(env, production, problems);
   const opsAlert = readOpsAlert(env, production, problems);
   const sandboxWebhookSecret = sandboxEnabled && isSet(env.SANDBOX_WEBHOOK_SECRET) ? env.SANDBOX_WEBHOOK_SECRET.trim() : null;
   if (sandboxEnabled && sandboxWebhookSecret === null) {
@@ -61,7 +67,8 @@ export function parseConfig(env: Env): ConfigResult {
     providerTimeoutMs === null ||
     sandboxConfirmMs === null ||
     sagaTimings === null ||
-    rules === null
+    rules === null ||
+    events === null
   ) {
     return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
   }
@@ -74,6 +81,7 @@ export function parseConfig(env: Env): ConfigResult {
     rules,
     sandboxWebhookSecret,
     opsAlert,
+    events,
   };
   return { ok: true, config: deepFreeze(config) };
 }
@@ -97,9 +105,10 @@ function checkOperatorAuth(env: Env, production: boolean, problems: Problems): v
   if (teamDomain) problems.add("ACCESS_TEAM_DOMAIN", urlProblem("ACCESS_TEAM_DOMAIN", env.ACCESS_TEAM_DOMAIN ?? "", production));
   if (isSet(env.ACCESS_CERTS_URL)) problems.add("ACCESS_CERTS_URL", urlProblem("ACCESS_CERTS_URL", env.ACCESS_CERTS_URL, production));
   if (teamDomain !== isSet(env.ACCESS_AUD)) problems.add("ACCESS_AUD", "ACCESS_TEAM_DOMAIN and ACCESS_AUD are set together or not at all");
-  if (!production) return;
-  if (isSet(env.OPS_TOKEN)) problems.add("OPS_TOKEN", secretProblem("OPS_TOKEN", env.OPS_TOKEN));
-  else if (!teamDomain) problems.add("OPS_TOKEN", "no operator auth: set ACCESS_TEAM_DOMAIN and ACCESS_AUD, or OPS_TOKEN");
+  // The contract's 32 characters hold everywhere (the example value is only refused in production).
+  if (isSet(env.OPS_TOKEN)) {
+    problems.add("OPS_TOKEN", production ? secretProblem("OPS_TOKEN", env.OPS_TOKEN) : secretLengthProblem("OPS_TOKEN", env.OPS_TOKEN));
+  } else if (production && !teamDomain) problems.add("OPS_TOKEN", "no operator auth: set ACCESS_TEAM_DOMAIN and ACCESS_AUD, or OPS_TOKEN");
 }
 
 function checkWebhookSecrets(env: Env, provider: ProviderChoice | null, production: boolean, problems: Problems): void {
@@ -110,10 +119,7 @@ function checkWebhookSecrets(env: Env, provider: ProviderChoice | null, producti
   if (isSet(env.SANDBOX_WEBHOOK_SECRET)) {
     problems.add("SANDBOX_WEBHOOK_SECRET", webhookSecretProblem("SANDBOX_WEBHOOK_SECRET", env.SANDBOX_WEBHOOK_SECRET, false));
   }
-  if (isSet(env.EVENTS_URL)) {
-    problems.add("EVENTS_URL", urlProblem("EVENTS_URL", env.EVENTS_URL, production));
-    if (!isSet(env.EVENTS_SECRET)) problems.add("EVENTS_SECRET", "EVENTS_URL is set without EVENTS_SECRET: events cannot be signed");
-  }
+  // EVENTS_URL, and EVENTS_SECRET's form when it is used, are readEventsConfig's; these are the production rules.
   if (isSet(env.EVENTS_SECRET)) problems.add("EVENTS_SECRET", webhookSecretProblem("EVENTS_SECRET", env.EVENTS_SECRET, production));
 }
 

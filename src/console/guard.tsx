@@ -1,54 +1,72 @@
-// The console's gate: a valid Cloudflare Access assertion (the person, no login), else a valid
-// session cookie (a token login), else a redirect to the login page; for a POST also the
-// session's CSRF token and a same-origin request. A client JWT or the bare OPS_TOKEN in an
-// Authorization header opens nothing here.
+// The console's gate: a valid Cloudflare Access assertion (the person, no login, and no
+// OPS_TOKEN needed), else a valid session cookie (a token login), else a redirect to the login
+// page; for a POST also the session's CSRF token and a same-origin request. A client JWT or the
+// bare OPS_TOKEN in an Authorization header opens nothing here.
 import type { Context, MiddlewareHandler } from "hono";
-import { type AccessIdentity, accessAssertionHeader, workerAccessVerifier } from "../http/auth/access.ts";
+import { type AccessIdentity, accessAssertionHeader, accessConfigured, workerAccessVerifier } from "../http/auth/access.ts";
 import { throttleFailedAuth } from "../http/auth/auth-throttle.ts";
 import { log } from "../http/request-id.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { page } from "./render.tsx";
-import { accessSession, type ConsoleSession, consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";
+import { accessConsoleKey, accessSession, type ConsoleSession, consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";
 import { clearSessionCookie, readSessionCookie } from "./session-cookie.ts";
 import { RefusalPage } from "./views/refusal.tsx";
 
 export const loginPath = "/console/login";
 
-/** OPS_TOKEN unset: fail closed, as /ops/* does. */
-export function notConfigured(c: Context): Response | Promise<Response> {
+/**
+ * No Access assertion and OPS_TOKEN unset: there is no token login. Behind Access the person
+ * must come through it (401); with neither configured, fail closed as /ops/* does (503).
+ */
+export function noTokenLogin(c: Context<ConsoleEnv>): Response | Promise<Response> {
+  if (accessConfigured(c.env)) {
+    return page(c, <RefusalPage title="Sign in through Cloudflare Access" message="Token login is off here (OPS_TOKEN is unset)." />, 401);
+  }
   return page(c, <RefusalPage title="Console unavailable" message="Operator access is not configured (OPS_TOKEN is unset)." />, 503);
+}
+
+export interface SignedIn {
+  session: ConsoleSession;
+  /** MACs the session's CSRF tokens (and a token session's cookie). */
+  key: CryptoKey;
 }
 
 export function requireSession(): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
-    if (!c.env.OPS_TOKEN) return notConfigured(c);
-    const key = await consoleKey(c.env.OPS_TOKEN);
     const access = await accessIdentity(c);
     if (access instanceof Response) return access;
-    const cookie = readSessionCookie(c);
-    const session = access ?? (await readSession(key, cookie, Date.now()));
-    if (!session) {
-      // A stale or forged cookie is dropped, so the browser stops sending it.
-      if (cookie !== undefined) clearSessionCookie(c);
-      return c.redirect(loginPath, 303);
-    }
-    c.set("session", session);
-    c.set("consoleKey", key);
-    c.set("csrfToken", await csrfToken(key, session));
+    const signedIn = access ?? (await tokenSession(c));
+    if (signedIn instanceof Response) return signedIn;
+    c.set("session", signedIn.session);
+    c.set("consoleKey", signedIn.key);
+    c.set("csrfToken", await csrfToken(signedIn.key, signedIn.session));
     await next();
   };
 }
 
+/** The token login's session from its cookie, else the way to the login page. */
+async function tokenSession(c: Context<ConsoleEnv>): Promise<SignedIn | Response> {
+  if (!c.env.OPS_TOKEN) return noTokenLogin(c);
+  const key = await consoleKey(c.env.OPS_TOKEN);
+  const cookie = readSessionCookie(c);
+  const session = await readSession(key, cookie, Date.now());
+  if (session) return { session, key };
+  // A stale or forged cookie is dropped, so the browser stops sending it.
+  if (cookie !== undefined) clearSessionCookie(c);
+  return c.redirect(loginPath, 303);
+}
+
 /**
- * The person behind Cloudflare Access as a session; null when the request has no assertion (or
- * Access is not configured); a refusal page for a bad one.
+ * The person behind Cloudflare Access, signed in; null when the request has no assertion (or
+ * Access is not configured, or it is a machine's service token); a refusal page for a bad one.
  */
-export async function accessIdentity(c: Context<ConsoleEnv>): Promise<ConsoleSession | null | Response> {
+export async function accessIdentity(c: Context<ConsoleEnv>): Promise<SignedIn | null | Response> {
   const nowMs = Date.now();
-  const identity: AccessIdentity = await workerAccessVerifier.identify(c.req.header(accessAssertionHeader), c.env, nowMs);
+  const assertion = c.req.header(accessAssertionHeader) ?? "";
+  const identity: AccessIdentity = await workerAccessVerifier.identify(assertion, c.env, nowMs);
   switch (identity.outcome) {
     case "person":
-      return accessSession(identity.email, nowMs);
+      return { session: accessSession(identity.email, nowMs), key: await accessConsoleKey(assertion) };
     case "absent":
       return null;
     case "keys_unavailable":

@@ -1,7 +1,8 @@
-// The console's session: a cookie value `<session id>.<expires at, Unix s>.<MAC>`, MAC'd with a
-// key derived from OPS_TOKEN. No server-side state, so rotating OPS_TOKEN ends every session at
-// once; the expiry is inside the signed value, so a client cannot stretch it.
-// CSRF tokens are a MAC of the session id under the same key: bound to one session, never stored.
+// The console's session. A token login's is a cookie value `<session id>.<expires at, Unix s>.<MAC>`,
+// MAC'd with a key derived from OPS_TOKEN. No server-side state, so rotating OPS_TOKEN ends every
+// session at once; the expiry is inside the signed value, so a client cannot stretch it. Behind
+// Cloudflare Access the session is the person's assertion itself (accessConsoleKey).
+// CSRF tokens are a MAC of the session id under the session's key: bound to one session, never stored.
 import { decodeBase64Url, encodeBase64Url } from "../http/auth/base64url.ts";
 
 /** A working day: long enough for a shift, short enough that a forgotten laptop stops mattering. */
@@ -23,7 +24,7 @@ export const tokenSessionActor = "ops-token";
 
 /**
  * Behind Cloudflare Access every request carries the person's assertion, so there is no cookie:
- * the session is the person, and its CSRF tokens are bound to their email.
+ * the session is the person, and its CSRF tokens are bound to their sign-in (accessConsoleKey).
  */
 export function accessSession(email: string, nowMs: number): ConsoleSession {
   return { sessionId: `access.${email}`, expiresAtSeconds: Math.floor(nowMs / 1000) + sessionLifetimeSeconds, actor: email };
@@ -32,9 +33,27 @@ export function accessSession(email: string, nowMs: number): ConsoleSession {
 const encoder = new TextEncoder();
 
 /** HMAC(OPS_TOKEN, "console-session"): the console's own key, so a MAC here means nothing elsewhere. */
-export async function consoleKey(opsToken: string): Promise<CryptoKey> {
-  const tokenKey = await crypto.subtle.importKey("raw", encoder.encode(opsToken), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const derived = await crypto.subtle.sign("HMAC", tokenKey, encoder.encode("console-session"));
+export function consoleKey(opsToken: string): Promise<CryptoKey> {
+  return derivedKey(opsToken, "console-session");
+}
+
+/**
+ * The key of a session behind Cloudflare Access: HMAC(the verified assertion, "console-access").
+ * Access puts the same application token on every request of a sign-in (the header and the
+ * CF_Authorization cookie, HttpOnly, on the console's own host), so its CSRF tokens hold from
+ * page to form on any isolate, need no configured secret (OPS_TOKEN may be unset behind
+ * Access), and another site cannot compute them: it never sees the assertion. A new sign-in
+ * means a new assertion, so a form left open across one asks for a reload, as a token session
+ * that expired does. A per-isolate random key would be secret too but break whenever the form
+ * posts to another isolate than the one that drew it.
+ */
+export function accessConsoleKey(assertion: string): Promise<CryptoKey> {
+  return derivedKey(assertion, "console-access");
+}
+
+async function derivedKey(secret: string, purpose: string): Promise<CryptoKey> {
+  const secretKey = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const derived = await crypto.subtle.sign("HMAC", secretKey, encoder.encode(purpose));
   return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 

@@ -1,13 +1,13 @@
-// Outbound events' configuration (CONTRACT §1, §6), parsed and bounded once. Fails closed: a
-// receiver URL without its own secret, a secret that is the inbound WEBHOOK_SECRET, or a
-// non-https receiver with the sandbox off is a configuration error, never a silent skip.
+// Outbound events' configuration (CONTRACT §1, §6), parsed and bounded once, by parseConfig
+// (src/config/parse.ts): a receiver URL without its own secret or a non-https receiver with the
+// sandbox off is a configuration problem, never a silent skip. That the secret is not a
+// WEBHOOK_SECRET key is src/config/secret-reuse.ts's rule.
 import { readIntegerVariable } from "../config/integer.ts";
 
 export interface EventsSource {
   EVENTS_URL?: string | undefined;
   EVENTS_SECRET?: string | undefined;
   EVENTS_RETRY_FIRST_MS?: string | undefined;
-  WEBHOOK_SECRET?: string | undefined;
   SANDBOX_PROVIDER?: string | undefined;
 }
 
@@ -33,8 +33,6 @@ export function readEventsConfig(source: EventsSource): EventsConfig {
   }
   const secret = source.EVENTS_SECRET?.trim() ?? "";
   if (!secretPattern.test(secret)) throw new Error("configuration: EVENTS_SECRET must be whsec_<base64> when EVENTS_URL is set");
-  const inbound = (source.WEBHOOK_SECRET ?? "").split(/\s+/).filter((s) => s !== "");
-  if (inbound.includes(secret)) throw new Error("configuration: EVENTS_SECRET must not be a WEBHOOK_SECRET");
   const retryFirstMs = readIntegerVariable("EVENTS_RETRY_FIRST_MS", source.EVENTS_RETRY_FIRST_MS, 10_000, 10, hourMs);
   return { delivery: "on", url: url.toString(), secret, retryFirstMs };
 }

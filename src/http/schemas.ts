@@ -116,7 +116,9 @@ export const storyHistoryEntrySchema = z.strictObject({
   state: transferStateSchema,
   at: timestamp,
   reason: z.string().nullable(),
-  actor: z.enum(["saga", "provider", "operator"]),
+  actor: z
+    .string()
+    .describe("Who made the transition: `saga`, `provider`, or the operator who decided (their Access email, or `ops-token`)"),
   evidence: z.unknown().describe("What justified the transition (a provider answer, an operator's note), or null"),
 });
 

@@ -9,7 +9,7 @@ import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
-import { callObject } from "./object-call.ts";
+import { callObject, ObjectFault } from "./object-call.ts";
 import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
@@ -128,6 +128,8 @@ transferRoutes.get("/:id", async (c) => {
   return c.json(found.transfer);
 });
 
+const streamFaultDetail = "The stream could not be opened; try again.";
+
 /** The live stream (text/event-stream), served by the transfer's own object after the owner check. */
 transferRoutes.get("/:id/events", async (c) => {
   const id = c.req.param("id");
@@ -139,11 +141,18 @@ transferRoutes.get("/:id/events", async (c) => {
   if (found.outcome === "account_not_found")
     return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   if (found.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
-  const streamed = await c.env.TRANSFER_SAGA.getByName(id).fetch(
-    new Request("https://transfer-saga/events", { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } }),
+  // Opening a stream writes nothing, so a reset on the way is retried like any RPC, then a 503.
+  const streamed = await callObject(
+    c,
+    "events",
+    () =>
+      c.env.TRANSFER_SAGA.getByName(id).fetch(
+        new Request("https://transfer-saga/events", { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } }),
+      ),
+    streamFaultDetail,
   );
   // A fresh Response: the object's has immutable headers, and the edge adds its own (no-store).
   if (streamed.status === 200) return new Response(streamed.body, streamed);
   await streamed.body?.cancel();
-  return problem(c, 503, { type: "unavailable", detail: "The stream could not be opened; try again.", headers: { "Retry-After": "1" } });
+  throw new ObjectFault(streamFaultDetail);
 });

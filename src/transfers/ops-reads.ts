@@ -22,6 +22,13 @@ export async function listTransfersForOps(db: Queryable, filter: OpsTransferFilt
   return rows.map((r) => r.resource);
 }
 
+/**
+ * A history row's actor as /ops and the console show it: who decided. The row stores the kind
+ * (`operator`, a CHECKed column the invariants query) and, in its evidence, the person's Access
+ * email or `ops-token`, written by the same transition; an operator's row shows the latter.
+ */
+const historyActor = "CASE WHEN h.actor = 'operator' THEN coalesce(h.evidence->>'operator', h.actor) ELSE h.actor END";
+
 export async function transferStory(db: Queryable, transferId: string): Promise<Record<string, unknown> | null> {
   const { rows } = await db.query<{ story: Record<string, unknown> | null }>(
     `SELECT transfer_json(t.id) || jsonb_build_object(
@@ -32,7 +39,7 @@ export async function transferStory(db: Queryable, transferId: string): Promise<
         'next_check_at', rfc3339(t.next_check_at),
         'deadline_at', rfc3339(t.deadline_at),
         'history', coalesce((SELECT jsonb_agg(jsonb_build_object('from', h.from_state, 'state', h.to_state, 'at', rfc3339(h.at),
-                              'reason', h.reason, 'actor', h.actor, 'evidence', h.evidence) ORDER BY h.id)
+                              'reason', h.reason, 'actor', ${historyActor}, 'evidence', h.evidence) ORDER BY h.id)
                              FROM transfer_history h WHERE h.transfer_id = t.id), '[]'::jsonb),
         'provider_calls', coalesce((SELECT jsonb_agg(jsonb_build_object('kind', p.kind, 'at', rfc3339(p.at), 'outcome', p.outcome,
                               'http_status', p.http_status, 'duration_ms', p.duration_ms, 'detail', p.detail) ORDER BY p.id)

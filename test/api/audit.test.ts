@@ -52,7 +52,7 @@ describe("GET /ops/audit", () => {
     expect(resolved.status).toBe(200);
     const story = await resolved.json<{ history: { actor: string; evidence: Record<string, unknown> }[] }>();
     expect(story.history.at(-1)).toMatchObject({
-      actor: "operator",
+      actor: ana,
       evidence: { operator: ana, operator_note: "PSP has no such payment" },
     });
 

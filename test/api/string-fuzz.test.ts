@@ -1,12 +1,16 @@
 // Every string field of every route under hostile text (CONTRACT §2): NUL and other C0/C1
 // controls, bidi overrides, 4-byte characters and unpaired surrogates. Whatever arrives, no
 // route answers 5xx; text with a control character is a 400 (a form page for the console, an
-// ignored event for a signed webhook); and a refusal writes nothing to any account involved.
+// ignored event for a signed webhook, a 200 for Efí's); and a refusal writes nothing to any
+// account involved.
+
+import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { controlProblem } from "../../src/http/text.ts";
 import { csrfFor, getPage, login, postForm } from "../console/support.ts";
+import { personHeaders } from "../support/access.ts";
 import { call, clientHeaders, createTransfer, opsHeaders, signedWebhook } from "../support/api.ts";
 import { testPool, uniqueAccountId } from "../support/db.ts";
 import { emptyAccount, footprint, validTransfer } from "./helpers.ts";
@@ -58,6 +62,17 @@ function urlPart(text: string): string {
   return encodeURIComponent(asEncoded(text));
 }
 
+/**
+ * A header value carries bytes up to U+00FF, without NUL, CR or LF, and loses its outer blanks
+ * (the Fetch standard): what is left of the text once it is one.
+ */
+function asHeader(text: string): string {
+  return [...text]
+    .filter((ch) => ch.codePointAt(0) !== undefined && (ch.codePointAt(0) ?? 0) <= 0xff && !"\u0000\r\n".includes(ch))
+    .join("")
+    .replace(/^[\t ]+|[\t ]+$/g, "");
+}
+
 type Answer = "problem" | "page" | "webhook";
 
 interface Case {
@@ -66,6 +81,10 @@ interface Case {
   answer: Answer;
   /** URLs and forms carry text percent-encoded, which cannot hold an unpaired surrogate. */
   encoded?: boolean;
+  /** The text travels as a header value (asHeader). */
+  header?: boolean;
+  /** What a webhook answers whatever it says: 202 (Standard Webhooks) unless told. */
+  webhookStatus?: number;
   /** Runs before the "before" snapshot (e.g. picks the next rate-limited account). */
   prepare?: () => Promise<void>;
   /** Operator notes may span lines: tab, CR and LF are allowed there. */
@@ -121,6 +140,16 @@ async function clientPost(body: Record<string, unknown>): Promise<Response> {
 
 async function clientGet(path: string): Promise<Response> {
   return call(path, { headers: await clientHeaders(world.accountId) });
+}
+
+/** An Efí delivery with the right hmac from one of EFI_WEBHOOK_IPS (CONTRACT §3b). */
+function efiDelivery(body: unknown): Promise<Response> {
+  const headers = { "content-type": "application/json", "cf-connecting-ip": "34.193.116.226" };
+  return call(`/webhooks/efi/pix?hmac=${encodeURIComponent(env.EFI_WEBHOOK_HMAC ?? "")}`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify(body),
+  });
 }
 
 function ops(path: string, method = "GET", body?: unknown): Promise<Response> {
@@ -183,6 +212,37 @@ const cases: Case[] = [
     send: (t) => signedWebhook({ type: "pix.payment.updated", data: { idempotency_key: `${world.transferId}${t}` } }),
   },
   { name: "webhook type", answer: "webhook", send: (t) => signedWebhook({ type: t, data: { idempotency_key: world.transferId } }) },
+  { name: "ops audit actor", answer: "problem", encoded: true, send: (t) => ops(`/ops/audit?actor=${urlPart(t)}`) },
+  { name: "ops audit account_id", answer: "problem", encoded: true, send: (t) => ops(`/ops/audit?account_id=${urlPart(t)}`) },
+  { name: "ops audit cursor", answer: "problem", encoded: true, send: (t) => ops(`/ops/audit?cursor=${urlPart(t)}`) },
+  {
+    name: "ops credit approval id",
+    answer: "problem",
+    encoded: true,
+    send: async (t) => call(`/ops/credits/${urlPart(t)}/approve`, { method: "POST", headers: await personHeaders("fuzz@fintech.example") }),
+  },
+  { name: "ops events transfer_id", answer: "problem", encoded: true, send: (t) => ops(`/ops/events?transfer_id=${urlPart(t)}`) },
+  {
+    name: "stream transfer id",
+    answer: "problem",
+    encoded: true,
+    send: (t) => clientGet(`/v1/transfers/${urlPart(t)}/events`),
+  },
+  {
+    name: "stream Last-Event-ID",
+    answer: "problem",
+    header: true,
+    // The fixture transfer is already final: an accepted id streams it and the stream ends.
+    send: async (t) =>
+      call(`/v1/transfers/${world.transferId}/events`, { headers: await clientHeaders(world.accountId, { "last-event-id": asHeader(t) }) }),
+  },
+  {
+    name: "Efí webhook body",
+    answer: "webhook",
+    webhookStatus: 200,
+    send: (t) =>
+      efiDelivery({ pix: [{ endToEndId: t, status: t, valor: t, gnExtras: { idEnvio: `${world.transferId.replaceAll("-", "")}${t}` } }] }),
+  },
   {
     name: "console resolve note",
     answer: "page",
@@ -196,6 +256,12 @@ const cases: Case[] = [
       ),
   },
   { name: "console search", answer: "page", encoded: true, send: (t) => getPage(`/console/search?q=${urlPart(t)}`, world.consoleCookie) },
+  {
+    name: "console login token",
+    answer: "page",
+    encoded: true,
+    send: (t) => postForm("/console/login", { token: t }, null),
+  },
   {
     name: "console account id",
     answer: "page",
@@ -217,7 +283,7 @@ async function written(): Promise<unknown> {
 
 /** Whether the server must refuse the text it receives. */
 function refusable(route: Case, text: string): boolean {
-  const received = route.encoded ? asEncoded(text) : text;
+  const received = route.header ? asHeader(text) : route.encoded ? asEncoded(text) : text;
   return controlProblem(received, { lineBreaks: route.lineBreaks === true }) !== null;
 }
 
@@ -234,7 +300,7 @@ describe("hostile text in every string field", () => {
         if (refused) expect(await written()).toEqual(before);
         if (route.answer === "problem" && refused) expect(response.headers.get("content-type")).toBe("application/problem+json");
         if (!refusable(route, text)) return;
-        if (route.answer === "webhook") expect(response.status).toBe(202);
+        if (route.answer === "webhook") expect(response.status).toBe(route.webhookStatus ?? 202);
         else expect(response.status, body).toBe(400);
       }),
       { numRuns: 20 },

@@ -7,6 +7,7 @@ import { call, fundedAccount, opsHeaders } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { serverErrorCounters } from "./support/answers.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
@@ -38,7 +39,7 @@ async function credit(accountId: string, key: string): Promise<number> {
       body: JSON.stringify({ amount_cents: creditCents, idempotency_key: key }),
     });
     await response.body?.cancel();
-    await tally({ operations: 1, "http.5xx": response.status >= 500 ? 1 : 0 });
+    await tally({ operations: 1, ...serverErrorCounters(response) });
     if (response.status < 500 || attempt >= 5) return response.status;
   }
 }

@@ -121,6 +121,11 @@ describe("every object reset, again and again, under load", () => {
       await resetter;
       expect(resets).toBeGreaterThan(3);
       expect(created.map((c) => c.status)).toEqual(Array(created.length).fill(202));
+      // Every reset a client met was a 503 with Retry-After, never a 500 that its retry hid.
+      expect(
+        created.reduce((sum, c) => sum + c.notRetryableServerErrors, 0),
+        "5xx answers other than 503 with Retry-After",
+      ).toBe(0);
       const ids = created.map((c) => c.transfer?.id ?? "");
 
       const drained = await drain(pool, ids, { timeoutMs: scaled(60_000, 180_000), rescueAfterMs: 3_000, label: "object_resets" });

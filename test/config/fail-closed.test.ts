@@ -10,7 +10,7 @@ import { sweep } from "../../src/sweeper.ts";
 import worker from "../../src/worker.ts";
 import { clientToken, fundedAccount, sandboxPayment } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
-import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
+import { ledgerFootprint, openDefaults, openWithoutObject } from "../support/saga.ts";
 import { misconfigurations, productionEnv } from "./production-env.ts";
 
 const pool = testPool(2);
@@ -82,6 +82,30 @@ describe("a misconfigured Worker", () => {
     });
     expect(await ledgerFootprint(pool, saga.id)).toEqual(before);
     expect(await sandboxPayment(saga.id)).toBeNull();
+  });
+
+  it("with EVENTS_SECRET a WEBHOOK_SECRET key, a saga object refuses start before writing: no hold is left unarmed", async () => {
+    const reuse = misconfigurations.find((m) => m.name.startsWith("EVENTS_SECRET that is a WEBHOOK_SECRET key"));
+    if (reuse === undefined) throw new Error("no EVENTS_SECRET reuse row");
+    const accountId = await fundedAccount(10_000);
+    const id = crypto.randomUUID();
+    const started = await runInDurableObject(env.TRANSFER_SAGA.getByName(id), (_instance, state) =>
+      new TransferSaga(state, reuse.env).start({
+        id,
+        accountId,
+        amountCents: 2_500,
+        pixKey: "10000000108",
+        pixKeyType: "cpf",
+        description: null,
+        idempotencyKey: crypto.randomUUID(),
+        requestFingerprint: "test",
+        deadlineMs: 60_000,
+        ...openDefaults(),
+      }),
+    );
+    expect(started).toEqual({ outcome: "unavailable" });
+    expect(await ledgerFootprint(pool, id)).toEqual({ holdStatus: null, settleTransactions: 0, entries: 0, history: [] });
+    expect(await sweep(reuse.env)).toEqual({ poked: 0 });
   });
 
   it("keeps the sweeper from reading or poking anything", async () => {

@@ -6,7 +6,7 @@ import devVarsExample from "../../.dev.vars.example?raw";
 import { configOf } from "../../src/config/isolate.ts";
 import { parseConfig } from "../../src/config/parse.ts";
 import { exampleSecretValues } from "../../src/config/secrets.ts";
-import { efiEnv, misconfigurations, productionEnv } from "./production-env.ts";
+import { efiEnv, eventsKey, misconfigurations, productionEnv } from "./production-env.ts";
 
 describe("parseConfig", () => {
   it("accepts the tests' local bindings: the sandbox on, PROVIDER=sandbox, short timings", () => {
@@ -45,7 +45,16 @@ describe("parseConfig", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.map((p) => p.variable)).toContain(variable);
-    for (const secret of [bad.OPS_TOKEN, bad.JWT_SECRET, bad.WEBHOOK_SECRET, bad.PROVIDER_TOKEN, bad.EFI_WEBHOOK_HMAC]) {
+    const secrets = [
+      bad.OPS_TOKEN,
+      bad.JWT_SECRET,
+      bad.WEBHOOK_SECRET,
+      bad.PROVIDER_TOKEN,
+      bad.EFI_WEBHOOK_HMAC,
+      bad.EVENTS_SECRET,
+      bad.OPS_ALERT_SECRET,
+    ];
+    for (const secret of secrets) {
       if (secret) expect(JSON.stringify(result.problems)).not.toContain(secret);
     }
   });
@@ -62,8 +71,28 @@ describe("parseConfig", () => {
     });
   });
 
-  it("applies the secret rules only with the sandbox off: local runs keep their short example values", () => {
-    expect(parseConfig({ ...env, OPS_TOKEN: "short", PROVIDER_URL: "http://stub.local" }).ok).toBe(true);
+  it("applies the secret rules only with the sandbox off: local runs keep their example values", () => {
+    const example = { OPS_TOKEN: "local-ops-token-change-me-0123456789abcdef", JWT_SECRET: "short" };
+    expect(parseConfig({ ...env, ...example, PROVIDER_URL: "http://stub.local" }).ok).toBe(true);
+  });
+
+  it("refuses an OPS_TOKEN under 32 characters with the sandbox on too (CONTRACT §1)", () => {
+    expect(parseConfig({ ...env, OPS_TOKEN: "x".repeat(31) })).toMatchObject({ ok: false, problems: [{ variable: "OPS_TOKEN" }] });
+    expect(parseConfig({ ...env, OPS_TOKEN: "x".repeat(32) }).ok).toBe(true);
+    expect(env.OPS_TOKEN.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("parses outbound events with the rest, so a Worker that serves can always deliver them", () => {
+    const result = parseConfig(productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: eventsKey }));
+    expect(result).toMatchObject({ ok: true, config: { events: { delivery: "on", url: "https://events.example/in", secret: eventsKey } } });
+    expect(parseConfig(productionEnv())).toMatchObject({ ok: true, config: { events: { delivery: "off" } } });
+  });
+
+  it("refuses an EVENTS_SECRET that is a WEBHOOK_SECRET key with the sandbox on too; locally the alerts and the sandbox may share it", () => {
+    const reused = parseConfig({ ...env, EVENTS_URL: "http://127.0.0.1:9/in", EVENTS_SECRET: env.WEBHOOK_SECRET });
+    expect(reused).toMatchObject({ ok: false, problems: [{ variable: "EVENTS_SECRET" }] });
+    expect(env.SANDBOX_WEBHOOK_SECRET).toBe(env.WEBHOOK_SECRET);
+    expect(parseConfig({ ...env, OPS_ALERT_SECRET: env.WEBHOOK_SECRET }).ok).toBe(true);
   });
 
   it("lists every problem at once, not only the first", () => {
@@ -86,5 +115,11 @@ describe("exampleSecretValues", () => {
     const values = [...devVarsExample.matchAll(/^[A-Z_]+="([^"]*)"$/gm)].map((m) => m[1]);
     expect(values.length).toBeGreaterThanOrEqual(4);
     for (const value of values) expect(exampleSecretValues).toContain(value);
+  });
+
+  it("has an OPS_TOKEN that a local run accepts: at least 32 characters", () => {
+    const opsToken = /^OPS_TOKEN="([^"]*)"$/m.exec(devVarsExample)?.[1];
+    expect(opsToken?.length).toBeGreaterThanOrEqual(32);
+    expect(parseConfig({ ...env, OPS_TOKEN: opsToken }).ok).toBe(true);
   });
 });

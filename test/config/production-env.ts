@@ -4,6 +4,11 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 
 const webhookKey = `whsec_${btoa("production-webhook-key-0123456789abcdef")}`;
+const otherWebhookKey = `whsec_${btoa("production-webhook-key-next-0123456789")}`;
+/** A key of its own for outbound events, as production has. */
+export const eventsKey = `whsec_${btoa("production-events-key-0123456789abcdef")}`;
+/** OPS_ALERT_SECRET's value in .dev.vars.example. */
+const exampleAlertKey = "whsec_bG9jYWwtZGV2LW9wcy1hbGVydC1zZWNyZXQtMDEyMzQ1Njc4OQ==";
 
 /** The test bindings with the local ones removed and production's set: a Worker that serves. */
 export function productionEnv(overrides: Partial<Env> = {}): Env {
@@ -74,6 +79,11 @@ export const misconfigurations: Misconfiguration[] = [
     env: productionEnv({ JWT_JWKS_URL: "http://auth.example/jwks.json", JWT_ISSUER: "https://auth.example/", JWT_AUDIENCE: "pix" }),
     variable: "JWT_JWKS_URL",
   },
+  {
+    name: "JWT_JWKS_URL without JWT_ISSUER",
+    env: productionEnv({ JWT_JWKS_URL: "https://auth.example/jwks.json", JWT_AUDIENCE: "pix" }),
+    variable: "JWT_JWKS_URL",
+  },
   { name: "no client auth at all", env: productionEnv({ JWT_SECRET: undefined }), variable: "JWT_SECRET" },
   {
     name: "a plain-http ACCESS_TEAM_DOMAIN",
@@ -86,9 +96,62 @@ export const misconfigurations: Misconfiguration[] = [
     variable: "ACCESS_AUD",
   },
   {
+    name: "a plain-http ACCESS_CERTS_URL",
+    env: productionEnv({
+      ACCESS_TEAM_DOMAIN: "https://team.cloudflareaccess.com",
+      ACCESS_AUD: "aud-tag",
+      ACCESS_CERTS_URL: "http://team.cloudflareaccess.com/cdn-cgi/access/certs",
+    }),
+    variable: "ACCESS_CERTS_URL",
+  },
+  {
     name: "a plain-http EVENTS_URL",
-    env: productionEnv({ EVENTS_URL: "http://events.example/in", EVENTS_SECRET: `whsec_${btoa("events-key-0123456789abcdefghij")}` }),
+    env: productionEnv({ EVENTS_URL: "http://events.example/in", EVENTS_SECRET: eventsKey }),
     variable: "EVENTS_URL",
+  },
+  {
+    name: "EVENTS_SECRET that is a WEBHOOK_SECRET key (during a rotation)",
+    env: productionEnv({
+      WEBHOOK_SECRET: `${otherWebhookKey} ${webhookKey}`,
+      EVENTS_URL: "https://events.example/in",
+      EVENTS_SECRET: webhookKey,
+    }),
+    variable: "EVENTS_SECRET",
+  },
+  {
+    name: "EVENTS_SECRET from .dev.vars.example",
+    env: productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: exampleAlertKey }),
+    variable: "EVENTS_SECRET",
+  },
+  {
+    name: "an EVENTS_SECRET key under 24 bytes",
+    env: productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: `whsec_${btoa("events-key-0123456789")}` }),
+    variable: "EVENTS_SECRET",
+  },
+  {
+    name: "an EVENTS_RETRY_FIRST_MS that is not an integer",
+    env: productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: eventsKey, EVENTS_RETRY_FIRST_MS: "10s" }),
+    variable: "EVENTS_RETRY_FIRST_MS",
+  },
+  {
+    name: "OPS_ALERT_SECRET that is a WEBHOOK_SECRET key",
+    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: webhookKey }),
+    variable: "OPS_ALERT_SECRET",
+  },
+  {
+    name: "OPS_ALERT_SECRET from .dev.vars.example",
+    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: exampleAlertKey }),
+    variable: "OPS_ALERT_SECRET",
+  },
+  {
+    name: "an OPS_ALERT_SECRET key under 24 bytes",
+    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: `whsec_${btoa("alert-key-0123456789")}` }),
+    variable: "OPS_ALERT_SECRET",
+  },
+  {
+    name: "SANDBOX_WEBHOOK_SECRET that is a WEBHOOK_SECRET key with the sandbox off",
+    env: productionEnv({ SANDBOX_WEBHOOK_SECRET: webhookKey }),
+    variable: "SANDBOX_WEBHOOK_SECRET",
   },
   { name: "OPS_TOKEN of 31 characters", env: productionEnv({ OPS_TOKEN: "x".repeat(31) }), variable: "OPS_TOKEN" },
   {

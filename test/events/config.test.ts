@@ -1,10 +1,10 @@
-// EVENTS_* configuration fails closed: a receiver without its own whsec_ secret, with the
-// inbound WEBHOOK_SECRET, or over plain http with the sandbox off is refused, never skipped.
+// EVENTS_* configuration fails closed: a receiver without its own whsec_ secret or over plain
+// http with the sandbox off is refused, never skipped (a secret that is a WEBHOOK_SECRET key is
+// refused by parseConfig: test/config/production-env.ts).
 import { describe, expect, it } from "vitest";
 import { readEventsConfig } from "../../src/events/config.ts";
 
 const secret = "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=";
-const inbound = "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5";
 
 describe("the events configuration", () => {
   it("keeps events unsent when EVENTS_URL is unset or empty", () => {
@@ -13,7 +13,7 @@ describe("the events configuration", () => {
   });
 
   it("delivers to an https receiver with its own secret, first retry 10 s unless told", () => {
-    expect(readEventsConfig({ EVENTS_URL: "https://backend.example/pix", EVENTS_SECRET: secret, WEBHOOK_SECRET: inbound })).toEqual({
+    expect(readEventsConfig({ EVENTS_URL: "https://backend.example/pix", EVENTS_SECRET: secret })).toEqual({
       delivery: "on",
       url: "https://backend.example/pix",
       secret,
@@ -32,14 +32,6 @@ describe("the events configuration", () => {
     [{ EVENTS_URL: "ftp://backend.example/pix", EVENTS_SECRET: secret, SANDBOX_PROVIDER: "on" }, /EVENTS_URL must be https:/],
     [{ EVENTS_URL: "https://backend.example/pix" }, /EVENTS_SECRET must be whsec_/],
     [{ EVENTS_URL: "https://backend.example/pix", EVENTS_SECRET: "plain-secret-0123456789abcdef" }, /EVENTS_SECRET must be whsec_/],
-    [
-      {
-        EVENTS_URL: "https://backend.example/pix",
-        EVENTS_SECRET: inbound,
-        WEBHOOK_SECRET: `whsec_b2xkLW9uZS0wMTIzNDU2Nzg5YWJj ${inbound}`,
-      },
-      /must not be a WEBHOOK_SECRET/,
-    ],
     [
       { EVENTS_URL: "https://backend.example/pix", EVENTS_SECRET: secret, EVENTS_RETRY_FIRST_MS: "1e3" },
       /EVENTS_RETRY_FIRST_MS must be an integer/,

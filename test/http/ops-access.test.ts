@@ -81,7 +81,6 @@ describe("opsAuth with Cloudflare Access", () => {
     ["a wrong iss", { iss: "https://evil.cloudflareaccess.com" }],
     ["no iss", { iss: undefined }],
     ["an expired assertion", { exp: nowSeconds() - 120 }],
-    ["no email (a service token)", { email: undefined }],
     ["an email with a control character", { email: "ana\u0000@fintech.example" }],
   ])("refuses %s", async (_label, overrides) => {
     const { asPerson } = setup();
@@ -117,6 +116,17 @@ describe("opsAuth with Cloudflare Access", () => {
     const { call } = setup();
     const response = await call({ Authorization: `Bearer ${env.OPS_TOKEN}` });
     expect(await response.json()).toEqual({ actor: "ops-token" });
+  });
+
+  it("lets a machine behind Access through with its OPS_TOKEN: a service token's assertion names no one and is not a credential", async () => {
+    const { call } = setup();
+    // A Service Auth policy's token: Access's claims with common_name (the client id) and no email.
+    const service = await asymmetricToken(accessKey, claims({ email: undefined, sub: "", common_name: "a1b2c3.access" }));
+    const response = await call({ "Cf-Access-Jwt-Assertion": service, Authorization: `Bearer ${env.OPS_TOKEN}` });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ actor: "ops-token" });
+    await expectRefused(await call({ "Cf-Access-Jwt-Assertion": service }));
+    await expectRefused(await call({ "Cf-Access-Jwt-Assertion": service, Authorization: "Bearer wrong-token-0123456789abcdef0123" }));
   });
 
   it("refuses a bad assertion even with a valid OPS_TOKEN beside it", async () => {

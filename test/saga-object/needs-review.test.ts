@@ -35,7 +35,11 @@ describe("needs_review and the operator's resolution", () => {
     const story = await resolved.json<Story>();
     expect(story.state).toBe("completed");
     expect(story.hold.status).toBe("settled");
-    expect(story.history.at(-1)).toMatchObject({ state: "completed", actor: "operator", reason: "operator: PSP statement shows E2E paid" });
+    expect(story.history.at(-1)).toMatchObject({
+      state: "completed",
+      actor: "ops-token",
+      reason: "operator: PSP statement shows E2E paid",
+    });
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });
 
     const again = await resolve(id, { outcome: "not_sent", note: "changed my mind" });

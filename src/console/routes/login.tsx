@@ -4,8 +4,9 @@ import { Hono } from "hono";
 import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
 import { sameSecret } from "../../http/auth/ops-auth.ts";
 import { log } from "../../http/request-id.ts";
+import { controlProblem } from "../../http/text.ts";
 import type { ConsoleEnv } from "../console-env.ts";
-import { accessIdentity, notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
+import { accessIdentity, noTokenLogin, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { consoleKey, issueSession, readSession } from "../session.ts";
 import { clearSessionCookie, readSessionCookie, writeSessionCookie } from "../session-cookie.ts";
@@ -17,23 +18,25 @@ const tokenLengthMax = 4096;
 export const loginRoutes = new Hono<ConsoleEnv>();
 
 loginRoutes.get("/login", async (c) => {
-  if (!c.env.OPS_TOKEN) return notConfigured(c);
   // Behind Cloudflare Access the person is already known: no token login.
   const access = await accessIdentity(c);
   if (access instanceof Response) return access;
   if (access) return c.redirect("/console", 303);
+  if (!c.env.OPS_TOKEN) return noTokenLogin(c);
   const session = await readSession(await consoleKey(c.env.OPS_TOKEN), readSessionCookie(c), Date.now());
   if (session) return c.redirect("/console", 303);
   return page(c, <LoginPage />);
 });
 
 loginRoutes.post("/login", async (c) => {
-  if (!c.env.OPS_TOKEN) return notConfigured(c);
+  if (!c.env.OPS_TOKEN) return noTokenLogin(c);
   // No session exists yet to bind a token to; the Origin check stops another site from
   // logging the operator into a session it chose (login CSRF).
   if (!sameOrigin(c)) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
   const form = await c.req.parseBody();
   const token = typeof form.token === "string" ? form.token : "";
+  // Bad input, not a guess (no token has control characters): 400, and the throttle is not spent.
+  if (controlProblem(token) !== null) return page(c, <LoginPage error="The token must not contain control characters." />, 400);
   if (token === "" || token.length > tokenLengthMax || !(await sameSecret(token, c.env.OPS_TOKEN))) {
     log(c, "console_login_refused", {}, "warn");
     const throttled = await throttleFailedAuth(c);

@@ -46,14 +46,9 @@ export function Timeline({ history }: { history: HistoryEntry[] }) {
   );
 }
 
-/** An operator's row names the person (or ops-token) recorded in its evidence. */
+/** An operator's row is actored by the person (or ops-token) who decided: say it is an operator. */
 function actorOf(h: HistoryEntry): string {
-  const evidence = h.evidence;
-  if (h.actor === "operator" && typeof evidence === "object" && evidence !== null && "operator" in evidence) {
-    const who = (evidence as { operator: unknown }).operator;
-    if (typeof who === "string") return `operator (${who})`;
-  }
-  return h.actor;
+  return h.actor === "saga" || h.actor === "provider" ? h.actor : `operator (${h.actor})`;
 }
 
 export function ProviderCalls({ calls }: { calls: ProviderCall[] }) {

@@ -18,7 +18,7 @@ export type AccessBindings = Pick<Env, "ACCESS_TEAM_DOMAIN" | "ACCESS_AUD" | "AC
 
 export type AccessIdentity =
   | { outcome: "person"; email: string }
-  /** Access is not configured, or the request carries no assertion: another credential may apply. */
+  /** Access is not configured, the request carries no assertion, or a service token's: another credential may apply. */
   | { outcome: "absent" }
   | { outcome: "refused"; failure: JwtFailure | "no_email" }
   | { outcome: "keys_unavailable" };
@@ -64,7 +64,9 @@ export class AccessVerifier {
     if (!result.ok)
       return result.failure === "keys_unavailable" ? { outcome: "keys_unavailable" } : { outcome: "refused", failure: result.failure };
     const email = result.claims.email;
-    // A service token (Access for machines) has no email: machines use OPS_TOKEN here.
+    // A service token (Access for machines: a Service Auth policy) names no person, so it is no
+    // credential here; the machine behind it still shows its Bearer OPS_TOKEN, or gets a 401.
+    if (email === undefined) return { outcome: "absent" };
     if (typeof email !== "string" || !actorEmailPattern.test(email)) return { outcome: "refused", failure: "no_email" };
     return { outcome: "person", email: email.toLowerCase() };
   }

@@ -33,7 +33,7 @@ export function webhookBody(input: { idempotencyKey: string; endToEndId: string 
 
 export async function deliverWebhook(input: { secrets: string; webhookId: string; body: string }): Promise<WebhookDeliveryResult> {
   const secret = firstWebhookSecret(input.secrets);
-  if (secret === null) return { delivered: false, httpStatus: null, error: "WEBHOOK_SECRET is empty" };
+  if (secret === null) return { delivered: false, httpStatus: null, error: "SANDBOX_WEBHOOK_SECRET is empty" };
   try {
     const timestampSeconds = Math.floor(Date.now() / 1000);
     const signature = await signWebhook({ secret, id: input.webhookId, timestampSeconds, body: input.body });

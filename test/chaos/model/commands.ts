@@ -17,6 +17,7 @@ import {
   sandboxKeys,
   tally,
 } from "../../support/faults.ts";
+import { serverErrorCounters } from "../support/answers.ts";
 import { createWithRetries } from "../support/clients.ts";
 import { resolveWithRetries } from "../support/operator.ts";
 import { expectedWebhookStatus, sendWebhook, type WebhookStatus, type WebhookVariant } from "../support/webhooks.ts";
@@ -116,7 +117,7 @@ export class Credit implements Command {
         body: JSON.stringify({ amount_cents: amountCents, idempotency_key: key }),
       });
       await response.body?.cancel();
-      await tally({ operations: 1, "http.5xx": response.status >= 500 ? 1 : 0 });
+      await tally({ operations: 1, ...serverErrorCounters(response) });
       if (response.status >= 500 && attempt < 8) {
         await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
         continue;

@@ -1,8 +1,10 @@
 // A mobile client as the contract asks it to behave: on a 5xx or a broken call it retries with
 // the same Idempotency-Key, so an unknown outcome is looked up, never repeated blindly. Every
-// answer is counted for the chaos table (operations, 5xx).
+// answer is counted for the chaos table (operations, 5xx, and 5xx that were not 503 with
+// Retry-After: the contract's only fault answer, so a scenario can require none).
 import { createTransfer, type TransferBody, type TransferJson } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
+import { serverErrorCounters } from "./answers.ts";
 
 /** A transfer sent with a sandbox magic key is a provider misbehaviour injected (CONTRACT §4). */
 function sandboxKeyCounter(body: TransferBody, status: number): Record<string, number> {
@@ -16,6 +18,8 @@ export interface CreateOutcome {
   replayed: boolean;
   attempts: number;
   serverErrors: number;
+  /** 5xx answers other than 503 with Retry-After (a 500 that a retry happened to hide). */
+  notRetryableServerErrors: number;
 }
 
 const retryDelayMsFirst = 100;
@@ -29,12 +33,14 @@ export async function createWithRetries(
   attemptsMax = 8,
 ): Promise<CreateOutcome> {
   let serverErrors = 0;
+  let notRetryableServerErrors = 0;
   for (let attempt = 1; ; attempt++) {
     let status: number;
     let response: Response | null = null;
     try {
       response = await createTransfer(accountId, body, idempotencyKey);
       status = response.status;
+      notRetryableServerErrors += serverErrorCounters(response)["http.5xx_not_retryable"];
     } catch {
       status = 0; // the call itself broke (an aborted object): as unknown as a 5xx
     }
@@ -44,12 +50,14 @@ export async function createWithRetries(
       await tally({
         operations: attempt,
         "http.5xx": serverErrors,
+        "http.5xx_not_retryable": notRetryableServerErrors,
         "http.broken": status === 0 ? 1 : 0,
         ...sandboxKeyCounter(body, status),
       });
       const transfer = response !== null && status === 202 ? await response.json<TransferJson>() : null;
       if (response !== null && transfer === null) await response.body?.cancel();
-      return { status, transfer, replayed: response?.headers.get("idempotent-replayed") === "true", attempts: attempt, serverErrors };
+      const replayed = response?.headers.get("idempotent-replayed") === "true";
+      return { status, transfer, replayed, attempts: attempt, serverErrors, notRetryableServerErrors };
     }
     await response?.body?.cancel();
     await new Promise((resolve) => setTimeout(resolve, Math.min(retryDelayMsFirst * attempt, retryDelayMsMax)));

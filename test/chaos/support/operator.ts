@@ -1,11 +1,13 @@
 // A careful operator working the needs_review queue: settles a transfer only when the
-// provider's own record shows the money left, releases it otherwise. 503 (the saga object could
-// not reach the database) is the same decision again; 409 after such a retry may mean the first
+// provider's own record shows the money left, releases it otherwise. 503 with Retry-After (the
+// saga object could not reach the database; any other 5xx fails the test) is the same decision again; 409 after such a retry may mean the first
 // attempt committed and its answer was lost, which the operator checks in the history.
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
+import { opsTokenActor } from "../../../src/http/auth/ops-auth.ts";
 import { call, opsHeaders, sandboxPayment } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
+import { isRetryableFault, serverErrorCounters } from "./answers.ts";
 
 export type Resolution = "sent" | "not_sent";
 
@@ -21,7 +23,7 @@ async function decisionRecorded(id: string, note: string): Promise<boolean> {
   if (response.status !== 200) return false;
   const story = await response.json<{ history: HistoryEntry[] }>();
   return story.history.some(
-    (entry) => entry.actor === "operator" && entry.from === "needs_review" && entry.evidence?.operator_note === note,
+    (entry) => entry.actor === opsTokenActor && entry.from === "needs_review" && entry.evidence?.operator_note === note,
   );
 }
 
@@ -40,7 +42,9 @@ export async function resolveWithRetries(id: string, outcome: Resolution): Promi
       body: JSON.stringify({ outcome, note }),
     });
     await response.body?.cancel();
-    await tally({ operations: 1, "http.5xx": response.status >= 500 ? 1 : 0 });
+    await tally({ operations: 1, ...serverErrorCounters(response) });
+    // A fault is 503 with Retry-After (CONTRACT §5 routes fail like the client's): never a 500.
+    if (response.status >= 500) expect(isRetryableFault(response), `resolve ${id} answered ${response.status}`).toBe(true);
     if (response.status === 409 && answerLost && (await decisionRecorded(id, note))) {
       await tally({ "resolve.answer_lost_then_confirmed": 1 });
       return 200;
