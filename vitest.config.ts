@@ -105,7 +105,8 @@ export default defineConfig({
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.
         // `npm test` runs their short versions; `npm run chaos` runs only this project, heavy.
-        plugins: [testWorker("faultWsProxy")],
+        // Events are delivered here too: chaos checks that delivery completes once faults stop.
+        plugins: [testWorker("faultWsProxy", {}, true)],
         test: { name: "chaos", include: ["test/chaos/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 }, ...timeouts },
       },
     ],

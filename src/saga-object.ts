@@ -68,14 +68,16 @@ export class TransferSaga extends DurableObject<Env> {
 
   /**
    * The live stream, reached only through the client route (which checked the caller owns the
-   * transfer). `last-event-id` is the sequence the client saw last. 404: no events to stream.
+   * transfer). `last-event-id` is the sequence the client saw last. 404: no events to stream;
+   * 400: a `last-event-id` above the latest sequence.
    */
   override async fetch(request: Request): Promise<Response> {
     const raw = request.headers.get("last-event-id");
     const lastEventId = raw !== null && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
     try {
       const stream = await this.streams.open(lastEventId);
-      if (stream === null) return new Response(null, { status: 404 });
+      if (stream === "no_events") return new Response(null, { status: 404 });
+      if (stream === "ahead") return new Response(null, { status: 400 });
       return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
     } catch (error) {
       this.log("stream_fault", { message: error instanceof Error ? error.message : String(error) });

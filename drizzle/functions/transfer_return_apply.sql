@@ -5,7 +5,8 @@
 -- transfer, then account), so concurrent returns of one transfer are decided one at a time and
 -- their sum is checked against the amount here, before transfers_returned_within_amount would
 -- refuse it. The state stays `completed`; the return is announced by a `transfer.returned`
--- event in the same transaction (the outbox, CONTRACT §6), showing the resource with it. Results:
+-- event that its row's insert writes (trigger transfer_returns_event, the outbox of CONTRACT §6),
+-- showing the resource with it. Results:
 -- applied | already_applied | exists_with_different_fields | transfer_not_found |
 -- transfer_not_completed | exceeds_transfer_amount.
 CREATE OR REPLACE FUNCTION public.transfer_return_apply(p_transfer_id uuid, p_return_id text, p_amount_cents bigint, p_reason text, p_returned_at timestamp with time zone)
@@ -43,6 +44,5 @@ BEGIN
     (v_tx_id, 'house:pix_clearing', -p_amount_cents, NULL);
   INSERT INTO transfer_returns (id, transfer_id, amount_cents, reason, returned_at, ledger_transaction_id)
     VALUES (p_return_id, p_transfer_id, p_amount_cents, p_reason, p_returned_at, v_tx_id);
-  PERFORM transfer_event_insert(p_transfer_id, 'transfer.returned', NULL, now(), NULL);
   RETURN 'applied';
 END $function$;

@@ -65,6 +65,7 @@ export function zeroTargets(tally: ChaosTally): [string, number][] {
     ["duplicate payments", c.duplicate_payments ?? 0],
     ["stuck sagas", (c.stuck_sagas ?? 0) + (c.stuck_after_drain ?? 0)],
     ["connections left open by dead objects", c.leaked_connections ?? 0],
+    ["events undelivered once faults stopped", c.undelivered_events ?? 0],
   ];
 }
 

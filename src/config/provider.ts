@@ -83,12 +83,16 @@ function readEfi(env: ProviderSource, production: boolean, problems: Problems): 
       problems.add("EFI_CERT", "the EFI_CERT mTLS certificate binding is missing ([[mtls_certificates]] in wrangler.toml)");
     }
   }
-  if (baseUrl === null || clientId === null || clientSecret === null || payerKey === null || webhookHmac === null) return null;
-  if (problems.list.length > before) return null;
   const webhookIps = (env.EFI_WEBHOOK_IPS ?? "")
     .split(",")
     .map((ip) => ip.trim())
     .filter((ip) => ip !== "");
+  // Empty means "no source-IP check", which is for local runs only (CONTRACT §1): in production
+  // the hmac in the URL would be the webhook's only guard.
+  if (production && webhookIps.length === 0)
+    problems.add("EFI_WEBHOOK_IPS", "EFI_WEBHOOK_IPS is empty: list Efí's webhook source IPs (e.g. 34.193.116.226)");
+  if (baseUrl === null || clientId === null || clientSecret === null || payerKey === null || webhookHmac === null) return null;
+  if (problems.list.length > before) return null;
   return { kind: "efi", baseUrl: baseUrl.trim(), clientId, clientSecret, payerKey, webhookHmac, webhookIps };
 }
 

@@ -82,13 +82,19 @@ export async function recordAttempt(db: Queryable, attempt: AttemptRecord): Prom
   return outcome;
 }
 
-/** Transfers with an undelivered, unparked event overdue by `overdueMs`: what alarms let fall. */
+/**
+ * Transfers whose next event to send is overdue by `overdueMs`: what alarms let fall. Only each
+ * transfer's head counts (no earlier undelivered event), and only an unparked one: an event
+ * waiting behind a retrying or parked head keeps its first due time and would otherwise look
+ * overdue forever, filling the batch and hiding a lost event elsewhere.
+ */
 export async function transfersWithOverdueEvents(db: Queryable, overdueMs: number, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ transfer_id: string }>(
-    `SELECT DISTINCT transfer_id::text FROM (
-       SELECT transfer_id FROM transfer_events
-        WHERE delivered_at IS NULL AND parked_at IS NULL AND next_attempt_at < now() - $1::bigint * interval '1 millisecond'
-        ORDER BY next_attempt_at LIMIT $2) overdue`,
+    `SELECT e.transfer_id::text FROM transfer_events e
+      WHERE e.delivered_at IS NULL AND e.parked_at IS NULL AND e.next_attempt_at < now() - $1::bigint * interval '1 millisecond'
+        AND NOT EXISTS (SELECT 1 FROM transfer_events earlier
+                         WHERE earlier.transfer_id = e.transfer_id AND earlier.sequence < e.sequence AND earlier.delivered_at IS NULL)
+      ORDER BY e.next_attempt_at LIMIT $2`,
     [overdueMs, limit],
   );
   return rows.map((row) => row.transfer_id);

@@ -154,5 +154,9 @@ transferRoutes.get("/:id/events", async (c) => {
   // A fresh Response: the object's has immutable headers, and the edge adds its own (no-store).
   if (streamed.status === 200) return new Response(streamed.body, streamed);
   await streamed.body?.cancel();
+  if (streamed.status === 400)
+    return validationProblem(c, [
+      { field: "Last-Event-ID", message: "above the latest sequence of this transfer: an id this stream never sent" },
+    ]);
   throw new ObjectFault(streamFaultDetail);
 });

@@ -13,6 +13,8 @@ export const streamLifetimeMsMax = 5 * 60 * 1000;
 export const streamKeepaliveMs = 25_000;
 /** Open streams per transfer: a client reconnecting in a loop cannot pile them up. */
 export const streamsPerTransferMax = 20;
+/** A push that failed on the database is tried once more this much later. */
+export const notifyRetryMs = 250;
 /** Asks EventSource clients to reconnect after this long when a stream ends early. */
 const reconnectHintMs = 1_000;
 const terminalStates: ReadonlySet<unknown> = new Set(["completed", "compensated", "canceled"]);
@@ -40,15 +42,20 @@ export class EventStreams {
     this.withDb = withDb;
   }
 
-  /** Opens a stream: null when the transfer has no events (no such transfer) or too many streams are open. */
-  async open(lastEventId: number | null): Promise<ReadableStream<Uint8Array> | null> {
-    if (this.subscribers.size >= streamsPerTransferMax) return null;
+  /**
+   * Opens a stream. `no_events`: no such transfer, or too many streams open. `ahead`: the
+   * Last-Event-ID is above the transfer's latest sequence, an id this stream never sent; served,
+   * it would hide every change up to that number.
+   */
+  async open(lastEventId: number | null): Promise<ReadableStream<Uint8Array> | "no_events" | "ahead"> {
+    if (this.subscribers.size >= streamsPerTransferMax) return "no_events";
     const read = await this.withDb(async (db) => {
       const latest = await latestEvent(db, this.transferId);
-      if (latest === null) return null;
+      if (latest === null) return "no_events" as const;
+      if (lastEventId !== null && lastEventId > latest.sequence) return "ahead" as const;
       return { latest, events: lastEventId === null ? [latest] : await eventsAfter(db, this.transferId, lastEventId) };
     });
-    if (read === null) return null;
+    if (typeof read === "string") return read;
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const subscriber: Subscriber = { writer: writable.getWriter(), lastSequence: lastEventId ?? 0, lifetime: null, keepalive: null };
     this.subscribers.add(subscriber);
@@ -67,15 +74,24 @@ export class EventStreams {
 
   /** The transfer changed: push what each open stream has not seen yet. Costs nothing without streams. */
   async notify(): Promise<void> {
-    if (this.subscribers.size === 0) return;
+    if (await this.push()) return;
+    // The step committed; a push lost to a database fault is tried once more shortly, so a
+    // quiet transfer's change still reaches the app within the contract's second. Never a fault
+    // of the saga step; past that, the next change or a reconnect (Last-Event-ID) brings it.
+    setTimeout(() => void this.push(), notifyRetryMs);
+  }
+
+  /** Pushes what each stream has not seen; false when the database failed. */
+  private async push(): Promise<boolean> {
+    if (this.subscribers.size === 0) return true;
     const after = Math.min(...[...this.subscribers].map((s) => s.lastSequence));
     try {
       const events = await this.withDb((db) => eventsAfter(db, this.transferId, after));
       for (const subscriber of [...this.subscribers]) this.send(subscriber, events);
+      return true;
     } catch (error) {
-      // The step committed; a stream that misses this push gets it with the next change, or
-      // from Last-Event-ID when it reconnects. Never a fault of the saga step.
       console.error(JSON.stringify({ event: "stream_notify_fault", transfer_id: this.transferId, message: String(error) }));
+      return false;
     }
   }
 

@@ -110,6 +110,29 @@ describe("GET /openapi.json", () => {
     expect(JSON.stringify(doc.components.schemas)).not.toMatch(/"\$(schema|id)"/);
   });
 
+  it("describes the events POSTed to EVENTS_URL as webhooks: each type, the OutboundEvent body, the signature headers, 2xx acknowledges", async () => {
+    const doc = await fetchDocument();
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["transfer.returned", "transfer.updated"]);
+    for (const [type, item] of Object.entries(doc.webhooks)) {
+      const post = item.post;
+      expect(post?.requestBody?.content["application/json"]?.schema, type).toEqual({ $ref: "#/components/schemas/OutboundEvent" });
+      expect(
+        post?.parameters?.map((p) => [p.name, p.in, p.required]),
+        type,
+      ).toEqual([
+        ["webhook-id", "header", true],
+        ["webhook-timestamp", "header", true],
+        ["webhook-signature", "header", true],
+      ]);
+      expect(Object.keys(post?.responses ?? {}), type).toEqual(["2XX", "default"]);
+      expect(post?.security, type).toEqual([{ eventsSignature: [] }]);
+    }
+    expect(doc.components.securitySchemes.eventsSignature).toMatchObject({ type: "apiKey", in: "header", name: "webhook-signature" });
+    expect(doc.components.schemas.OutboundEvent).toMatchObject({
+      properties: { type: { enum: ["transfer.updated", "transfer.returned"] } },
+    });
+  });
+
   it("names the auth of each part: client JWT for /v1, Access or operator token for /ops, signatures for webhooks, none for the rest", async () => {
     const doc = await fetchDocument();
     expect(doc.components.securitySchemes.clientJwt).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });

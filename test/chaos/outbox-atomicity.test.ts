@@ -1,7 +1,9 @@
 // The outbox under the database fault relay: a transfer's change and its event are one
 // statement (the history row's trigger writes the event), so a fault can cut a step before it
 // or lose its reply after it, but never fall between the change and its event. Whatever the
-// relay does to the saga's statements, every transfer's events are exactly its history (I11).
+// relay does to the saga's statements, every transfer's events are exactly its history (I11),
+// and every return has its one transfer.returned event.
+import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTransfer, fundedAccount, type TransferJson } from "../support/api.ts";
@@ -78,4 +80,48 @@ describe("no fault falls between a change and its event", () => {
     expect((await dbFaultsInjected()).cut_before ?? 0).toBe(before);
     expect((await eventsAndHistory(id)).events).toEqual(["started", "funds_reserved", "submitted", "completed"]);
   });
+
+  it.each(["cut_before", "drop_reply"] as const)(
+    "%s on transfer_return_apply: each return is credited once with exactly one transfer.returned event",
+    async (kind) => {
+      const accountId = await fundedAccount(10_000);
+      const before = (await dbFaultsInjected())[kind] ?? 0;
+      await injectDbFault({ kind, statementPattern: "transfer_return_apply", count: 2, applicationNames: appConnections });
+      // partial-return@: the sandbox returns the amount in two parts, each reported by a status check.
+      const response = await createTransfer(accountId, {
+        amount_cents: 2_001,
+        pix_key: "partial-return@sandbox.test",
+        pix_key_type: "email",
+      });
+      const { id } = await response.json<TransferJson>();
+      const returned = await returnedInFull(id, 2_001, 15_000);
+      expect(returned, id).toBe(true);
+      expect((await dbFaultsInjected())[kind] ?? 0).toBeGreaterThan(before);
+      const { rows } = await pool.query<{ returns: number; events: number; credits: number }>(
+        `SELECT (SELECT count(*)::int FROM transfer_returns WHERE transfer_id = $1) AS returns,
+                (SELECT count(*)::int FROM transfer_events WHERE transfer_id = $1 AND type = 'transfer.returned') AS events,
+                (SELECT count(*)::int FROM ledger_transactions lt JOIN transfer_returns r ON lt.op_key = 'return:' || r.id
+                  WHERE r.transfer_id = $1) AS credits`,
+        [id],
+      );
+      expect(rows).toEqual([{ returns: 2, events: 2, credits: 2 }]);
+      await expectInvariants(pool, { accountIds: [accountId] }, `after ${kind} on transfer_return_apply`);
+    },
+  );
 });
+
+/**
+ * Waits, bounded, until the transfer's returns add up to `amountCents`. A return whose apply was
+ * cut is found by the next report of it: a poke every second stands in for the provider's next
+ * webhook (or reconciliation reading its statement).
+ */
+async function returnedInFull(transferId: string, amountCents: number, timeoutMs: number): Promise<boolean> {
+  const giveUpAtMs = Date.now() + timeoutMs;
+  for (let round = 1; Date.now() < giveUpAtMs; round += 1) {
+    const { rows } = await pool.query<{ returned_cents: string }>("SELECT returned_cents::text FROM transfers WHERE id = $1", [transferId]);
+    if (Number(rows[0]?.returned_cents ?? 0) === amountCents) return true;
+    if (round % 5 === 0) await env.TRANSFER_SAGA.getByName(transferId).poke("webhook");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return false;
+}

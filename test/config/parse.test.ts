@@ -22,7 +22,7 @@ describe("parseConfig", () => {
     const http = parseConfig(productionEnv());
     expect(http).toMatchObject({ ok: true, config: { sandboxEnabled: false, provider: { kind: "http", url: "https://psp.example/v2/" } } });
     const efi = parseConfig(efiEnv());
-    expect(efi).toMatchObject({ ok: true, config: { provider: { kind: "efi", webhookIps: [] } } });
+    expect(efi).toMatchObject({ ok: true, config: { provider: { kind: "efi", webhookIps: ["34.193.116.226"] } } });
     if (!http.ok) return;
     expect(Object.isFrozen(http.config)).toBe(true);
     expect(Object.isFrozen(http.config.rules)).toBe(true);

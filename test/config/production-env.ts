@@ -44,6 +44,7 @@ export function efiEnv(overrides: Partial<Env> = {}): Env {
     EFI_CLIENT_SECRET: "Client_Secret_0123456789",
     EFI_PAYER_KEY: "payer@fintech.example",
     EFI_WEBHOOK_HMAC: "efi-webhook-hmac-0123456789abcdef0123",
+    EFI_WEBHOOK_IPS: "34.193.116.226",
     EFI_CERT: exports.default,
     ...overrides,
   });
@@ -69,6 +70,8 @@ export const misconfigurations: Misconfiguration[] = [
   { name: "efi without the EFI_CERT binding", env: efiEnv({ EFI_CERT: undefined }), variable: "EFI_CERT" },
   { name: "efi with a plain-http EFI_BASE_URL", env: efiEnv({ EFI_BASE_URL: "http://efi.example" }), variable: "EFI_BASE_URL" },
   { name: "a short EFI_WEBHOOK_HMAC", env: efiEnv({ EFI_WEBHOOK_HMAC: "hmac" }), variable: "EFI_WEBHOOK_HMAC" },
+  // Empty is "no source-IP check", local only (CONTRACT §1).
+  { name: "efi without EFI_WEBHOOK_IPS", env: efiEnv({ EFI_WEBHOOK_IPS: " , " }), variable: "EFI_WEBHOOK_IPS" },
   {
     name: "JWT_JWKS_URL without JWT_AUDIENCE",
     env: productionEnv({ JWT_JWKS_URL: "https://auth.example/jwks.json", JWT_ISSUER: "https://auth.example/" }),

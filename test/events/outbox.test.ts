@@ -151,6 +151,46 @@ describe("no change without its event, no event without its change", () => {
     expect(await eventsOf(transfer.id)).toHaveLength(2);
   });
 
+  it("gives a bare return row, from any writer, its transfer.returned event in the same statement", async () => {
+    const transfer = await opened(10_000);
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      await client.query(
+        `WITH tx AS (INSERT INTO ledger_transactions (op_key, kind, account_id, amount_cents)
+                     VALUES ('return:bare-' || $1, 'return', $2, 100) RETURNING id)
+         INSERT INTO transfer_returns (id, transfer_id, amount_cents, reason, returned_at, ledger_transaction_id)
+         SELECT 'bare-' || $1, $1::uuid, 100, 'other', now(), id FROM tx`,
+        [transfer.id, transfer.accountId],
+      );
+      const { rows } = await client.query<{ sequence: number; type: string }>(
+        "SELECT sequence, type FROM transfer_events WHERE transfer_id = $1 ORDER BY sequence",
+        [transfer.id],
+      );
+      expect(rows.map((r) => [r.sequence, r.type])).toEqual([
+        [1, "transfer.updated"],
+        [2, "transfer.updated"],
+        [3, "transfer.returned"],
+      ]);
+    } finally {
+      // A return without its ledger entries: it only had to show its event, not to stay.
+      await client.query("ROLLBACK");
+      client.release();
+    }
+  });
+
+  it("refuses at COMMIT a transfer.returned event for money that never came back", async () => {
+    const transfer = await opened(10_000);
+    await expect(
+      pool.query(
+        `INSERT INTO transfer_events (id, transfer_id, sequence, type, occurred_at, data)
+         VALUES ('evt_forged_return', $1, 3, 'transfer.returned', now(), '{}')`,
+        [transfer.id],
+      ),
+    ).rejects.toThrow(/has 0 returns but 1 transfer.returned events/);
+    expect(await eventsOf(transfer.id)).toHaveLength(2);
+  });
+
   it("keeps events as they happened: only delivery columns change, and none is deleted", async () => {
     const transfer = await opened(10_000);
     const [first] = await eventsOf(transfer.id);

@@ -1,8 +1,9 @@
 // The SendGate Durable Object on its own: at most `limit` leases, waiters served first come
 // first served, a lease its holder never releases taken back when it expires, a bounded wait.
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { AcquireResult } from "../../src/provider/send-gate/gate-object.ts";
+import type { AcquireResult, SendGate } from "../../src/provider/send-gate/gate-object.ts";
 
 const long = { leaseMs: 60_000, waitMsMax: 10_000 };
 
@@ -46,6 +47,23 @@ describe("SendGate", () => {
     const waiter = await g.acquire({ limit: 1, leaseMs: 60_000, waitMsMax: 10_000 });
     expect(waiter.outcome).toBe("granted");
     expect(await g.held()).toBe(1);
+  });
+
+  it("serves the queue when a new request finds the last lease expired before its timer fired", async () => {
+    const g = gate();
+    const dead = leaseOf(await g.acquire({ limit: 1, ...long }));
+    const queued = g.acquire({ limit: 1, leaseMs: 60_000, waitMsMax: 5_000 });
+    expect(await g.held()).toBe(1);
+    // The holder died and its lease ran out, but the expiry timer has not fired yet (timers
+    // can run late): the next acquire is the first to see the slot free.
+    await runInDurableObject(g, (instance: SendGate) => {
+      (instance as unknown as { leases: Map<string, number> }).leases.set(dead, Date.now() - 1);
+    });
+    const later = g.acquire({ limit: 1, leaseMs: 60_000, waitMsMax: 5_000 });
+    // Served at once in arrival order, not left to answer busy when its wait ends.
+    const first = leaseOf(await queued);
+    await g.release(first);
+    expect((await later).outcome).toBe("granted");
   });
 
   it("answers busy to a waiter after its bounded wait, and forgets it", async () => {

@@ -131,7 +131,9 @@ export function clientOperations(): RoutedOperation[] {
             headers: requestIdResponseHeader,
             content: { "text/event-stream": { schema: { type: "string" } } },
           },
-          "400": problemResponse("`Last-Event-ID` is not the id of a message this stream sends."),
+          "400": problemResponse(
+            "`Last-Event-ID` is not the id of a message this stream sends: not a sequence number, or above the transfer's latest.",
+          ),
           ...clientAuthResponses,
           "404": problemResponse("No transfer of yours with this id."),
           "503": problemResponse("The stream could not be opened now; try again.", retryAfterHeader),

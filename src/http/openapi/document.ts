@@ -6,6 +6,7 @@ import { problemTypeBase } from "../problem.ts";
 import { problemResponse } from "./build.ts";
 import { clientOperations } from "./client-paths.ts";
 import { componentSchemas } from "./components.ts";
+import { eventWebhooks } from "./event-webhooks.ts";
 import { opsOperations } from "./ops-paths.ts";
 import { sandboxOperations, webhookOperations } from "./provider-paths.ts";
 import type { JsonSchema, OpenApiDocument, ResponseObject, RoutedOperation, SecurityScheme } from "./types.ts";
@@ -60,6 +61,13 @@ const securitySchemes: Record<string, SecurityScheme> = {
     description:
       "Standard Webhooks: `webhook-id`, `webhook-timestamp` and `webhook-signature` (HMAC-SHA256 with a WEBHOOK_SECRET, over the raw body), 300 s tolerance.",
   },
+  eventsSignature: {
+    type: "apiKey",
+    in: "header",
+    name: "webhook-signature",
+    description:
+      "Outbound events: Standard Webhooks headers signed with EVENTS_SECRET over the raw body; verify with any Standard Webhooks library (the README shows one).",
+  },
   providerToken: { type: "http", scheme: "bearer", description: "The sandbox PSP's token (PROVIDER_TOKEN), checked only when set." },
   efiWebhookHmac: {
     type: "apiKey",
@@ -89,6 +97,7 @@ const tags = [
   { name: "accounts", description: "The caller's account." },
   { name: "operators", description: "Operator tools: accounts, credits, the review queue, reconciliation." },
   { name: "webhooks", description: "Events from the payment provider." },
+  { name: "events", description: "Events this API sends to the fintech's own backend (EVENTS_URL)." },
   { name: "sandbox", description: "The sandbox payment provider, local and test only." },
   { name: "meta", description: "Health and this reference." },
 ];
@@ -119,8 +128,9 @@ export function openApiDocument(settings: DocumentSettings, serverUrl: string): 
     openapi: openApiVersion,
     info: { title: "Pix cash-out API", version: "1", description, license },
     servers: [{ url: serverUrl, description: "The deployment that served this document" }],
-    tags: tags.filter((tag) => operations.some((o) => o.operation.tags.includes(tag.name))),
+    tags: tags.filter((tag) => tag.name === "events" || operations.some((o) => o.operation.tags.includes(tag.name))),
     paths,
+    webhooks: eventWebhooks(),
     components: {
       schemas: {
         ...schemas,

@@ -82,5 +82,7 @@ export interface OpenApiDocument {
   servers: { url: string; description: string }[];
   tags: Tag[];
   paths: Record<string, Partial<Record<HttpMethod, Operation>>>;
+  /** Requests this API sends (OpenAPI 3.1): outbound events, by type. */
+  webhooks: Record<string, Partial<Record<HttpMethod, Operation>>>;
   components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, SecurityScheme> };
 }

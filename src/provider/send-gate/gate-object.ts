@@ -34,7 +34,9 @@ export class SendGate extends DurableObject<Env> {
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
     const leases = await this.loaded();
-    this.expire(leases, Date.now());
+    // Expiring here may free slots before the expiry timer fires: hand them to those already
+    // waiting now, or nobody would serve them (with no lease left, no timer is set).
+    this.serve(leases);
     // First come, first served: nobody passes a waiter, even when a slot is free right now.
     if (this.waiters.length === 0 && leases.size < request.limit) return this.grant(leases, request.leaseMs);
     if (this.waiters.length >= sendGateWaitersMax) return { outcome: "busy" };
@@ -64,7 +66,7 @@ export class SendGate extends DurableObject<Env> {
   /** For tests and operators: the leases held now. */
   async held(): Promise<number> {
     const leases = await this.loaded();
-    this.expire(leases, Date.now());
+    this.serve(leases);
     return leases.size;
   }
 

@@ -4,6 +4,10 @@ import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import { tally } from "../../support/faults.ts";
 import { checkInvariants, type InvariantOptions, type Violation } from "../../support/invariants.ts";
+import { expectEventsDelivered } from "./events.ts";
+
+/** How long delivery may take to catch up once faults stop: retries back off from 100 ms here. */
+const eventsDrainMsMax = 60_000;
 
 /** The counters a list of violations adds to the chaos table. */
 export function violationCounters(violations: readonly Violation[]): Record<string, number> {
@@ -18,7 +22,13 @@ export function violationCounters(violations: readonly Violation[]): Record<stri
   return counters;
 }
 
+/**
+ * Checks the invariants once the faults are over; for a scenario scoped to accounts, first waits
+ * until every event of their transfers is delivered, in order (test/chaos/support/events.ts).
+ */
 export async function expectInvariants(pool: Pool, options: InvariantOptions, when: string): Promise<void> {
+  if (options.accountIds && options.within === undefined)
+    await expectEventsDelivered(pool, options.accountIds, { timeoutMs: eventsDrainMsMax, rescueAfterMs: 2_000, when });
   const violations = await checkInvariants(pool, options);
   await tally(violationCounters(violations));
   expect(violations, `invariants ${when}`).toEqual([]);

@@ -8,7 +8,7 @@ import type { ReceivedEvent, ReceiverMode } from "../../../scripts/lib/event-rec
 declare global {
   namespace Cloudflare {
     interface Env {
-      /** The events receiver's control API (events project only). */
+      /** The events receiver's control API (events and chaos projects only). */
       EVENTS_CONTROL_URL?: string;
     }
   }
@@ -22,7 +22,8 @@ export interface Delivery {
 
 function controlUrl(): string {
   const url = env.EVENTS_CONTROL_URL;
-  if (url === undefined || url === "") throw new Error("the events receiver needs EVENTS_CONTROL_URL: run this file in the events project");
+  if (url === undefined || url === "")
+    throw new Error("the events receiver needs EVENTS_CONTROL_URL: run this file in the events or chaos project");
   return url;
 }
 
