@@ -20,6 +20,8 @@ export interface ProviderEvidence {
   durationMs: number;
   body: unknown;
   error: string | null;
+  /** Answers before this one in the same call (Efí's 401 that made the adapter ask again). */
+  earlier?: readonly ProviderEvidence[];
 }
 
 /**

@@ -55,7 +55,7 @@ function callRecord(kind: "send" | "status", outcome: SendOutcome | StatusOutcom
     kind,
     outcome: label,
     httpStatus: evidence.httpStatus,
-    detail: { body: evidence.body, error: evidence.error },
+    detail: { body: evidence.body, error: evidence.error, ...(evidence.earlier === undefined ? {} : { earlier: evidence.earlier }) },
     durationMs: evidence.durationMs,
   };
 }

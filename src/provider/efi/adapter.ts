@@ -39,16 +39,26 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
     ...(options.tokenCache === undefined ? {} : { cache: options.tokenCache }),
   });
 
-  /** One call with a token; after a 401, one more with a fresh token (a PUT by idEnvio is idempotent). */
+  /**
+   * One call with a token; after a 401, one more with a fresh token (a PUT by idEnvio is
+   * idempotent). The refused answer stays in the evidence beside the retry's: operators see both.
+   */
   async function call(request: Omit<ExchangeRequest, "headers">): Promise<Called> {
+    let refusedEvidence: ProviderEvidence | null = null;
+    const withEarlier = (evidence: ProviderEvidence): ProviderEvidence =>
+      refusedEvidence === null
+        ? evidence
+        : { ...evidence, durationMs: refusedEvidence.durationMs + evidence.durationMs, earlier: [refusedEvidence] };
     for (let attempt = 1; ; attempt++) {
       const token = await tokens.token();
-      if (!token.ok) return { kind: "no_token", why: token.why, evidence: token.evidence, ...(token.alert ? { alert: token.alert } : {}) };
+      if (!token.ok)
+        return { kind: "no_token", why: token.why, evidence: withEarlier(token.evidence), ...(token.alert ? { alert: token.alert } : {}) };
       const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token.accessToken}` };
       if (request.body !== null) headers["content-type"] = "application/json";
       const { exchange, evidence } = await exchangeOnce(options.fetcher, { ...request, headers }, options.timeoutMs);
       const refused = exchange.kind === "answered" && exchange.httpStatus === 401;
-      if (!refused || attempt >= 2) return { kind: "answered", exchange, evidence };
+      if (!refused || attempt >= 2) return { kind: "answered", exchange, evidence: withEarlier(evidence) };
+      refusedEvidence = evidence;
       tokens.invalidate(token.accessToken);
     }
   }

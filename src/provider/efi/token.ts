@@ -21,6 +21,17 @@ export type TokenCache = Map<string, CachedToken>;
 
 /** The isolate's cache: shared by every saga object this isolate runs. */
 const isolateTokens: TokenCache = new Map();
+/** Token requests under way, per cache (a test's own cache has its own), by cache key. */
+const requestsInFlight = new WeakMap<TokenCache, Map<string, Promise<TokenResult>>>();
+
+function inFlightFor(cache: TokenCache): Map<string, Promise<TokenResult>> {
+  let pending = requestsInFlight.get(cache);
+  if (pending === undefined) {
+    pending = new Map();
+    requestsInFlight.set(cache, pending);
+  }
+  return pending;
+}
 
 export interface TokenClientOptions {
   baseUrl: string;
@@ -43,24 +54,55 @@ export interface TokenClient {
 export function createTokenClient(options: TokenClientOptions): TokenClient {
   const cache = options.cache ?? isolateTokens;
   const cacheKey = `${options.baseUrl} ${options.clientId}`;
+  const inFlight = inFlightFor(cache);
+
+  async function request(): Promise<TokenResult> {
+    const requestedAtMs = options.nowMs();
+    const { exchange, evidence } = await exchangeOnce(options.fetcher, tokenRequest(options), options.timeoutMs);
+    const result = readToken(exchange, evidence);
+    if (!result.ok) return result;
+    const lifetimeMs = result.expiresInSeconds * 1000;
+    const renewAtMs = requestedAtMs + lifetimeMs - Math.min(tokenRenewBeforeExpiryMsMax, lifetimeMs / 2);
+    if (cache.size >= cachedTokensMax && !cache.has(cacheKey)) cache.clear();
+    cache.set(cacheKey, { accessToken: result.accessToken, renewAtMs });
+    return { ok: true, accessToken: result.accessToken };
+  }
+
   return {
     async token(): Promise<TokenResult> {
       const cached = cache.get(cacheKey);
       if (cached !== undefined && options.nowMs() < cached.renewAtMs) return { ok: true, accessToken: cached.accessToken };
-      const requestedAtMs = options.nowMs();
-      const { exchange, evidence } = await exchangeOnce(options.fetcher, tokenRequest(options), options.timeoutMs);
-      const result = readToken(exchange, evidence);
-      if (!result.ok) return result;
-      const lifetimeMs = result.expiresInSeconds * 1000;
-      const renewAtMs = requestedAtMs + lifetimeMs - Math.min(tokenRenewBeforeExpiryMsMax, lifetimeMs / 2);
-      if (cache.size >= cachedTokensMax && !cache.has(cacheKey)) cache.clear();
-      cache.set(cacheKey, { accessToken: result.accessToken, renewAtMs });
-      return { ok: true, accessToken: result.accessToken };
+      // Single flight: a cold burst of sagas waits for one token request instead of each asking.
+      const pending = inFlight.get(cacheKey);
+      if (pending !== undefined) {
+        // The request belongs to another saga's call: if that one went away (an evicted
+        // object), its promise may never settle here, so wait at most one timeout, then ask.
+        const shared = await settledWithin(pending, options.timeoutMs + sharedWaitMarginMs);
+        if (shared !== null) return shared;
+      }
+      const asked = request().finally(() => inFlight.delete(cacheKey));
+      inFlight.set(cacheKey, asked);
+      return asked;
     },
     invalidate(accessToken: string): void {
       if (cache.get(cacheKey)?.accessToken === accessToken) cache.delete(cacheKey);
     },
   };
+}
+
+/** Beyond the token call's own timeout, before a waiter stops waiting for another's request. */
+const sharedWaitMarginMs = 1_000;
+
+async function settledWithin<T>(promise: Promise<T>, waitMs: number): Promise<T | null> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function tokenRequest(options: TokenClientOptions) {

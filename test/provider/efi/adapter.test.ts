@@ -96,6 +96,25 @@ describe("Efí adapter", () => {
     expect(efi.tokensIssued).toBe(2);
   });
 
+  it("keeps the refused answer's evidence beside the retry's after a 401", async () => {
+    const { efi, provider } = setup();
+    await provider.send(order());
+    efi.knobs.refuseNextCalls = 1;
+    const sent = await provider.send(order());
+    expect(sent).toMatchObject({
+      kind: "accepted",
+      evidence: { httpStatus: 201, earlier: [{ httpStatus: 401, body: { nome: "nao_autorizado", mensagem: "token inválido" } }] },
+    });
+  });
+
+  it("asks for one token for a cold burst of sends: one request in flight, shared", async () => {
+    const { efi, provider } = setup();
+    const sent = await Promise.all(Array.from({ length: 10 }, () => provider.send(order())));
+    expect(sent.map((s) => s.kind)).toEqual(Array(10).fill("accepted"));
+    expect(efi.tokensIssued).toBe(1);
+    expect(efi.requests.filter((r) => r.path === "/oauth/token")).toHaveLength(1);
+  });
+
   it("a second 401 in a row is unknown with an alert, never a rejection", async () => {
     const { efi, provider } = setup();
     efi.knobs.refuseNextCalls = 2;
@@ -118,6 +137,27 @@ describe("Efí adapter", () => {
     efi.knobs.hangSends = true;
     const sent = await provider.send(order());
     expect(sent).toMatchObject({ kind: "unknown", why: "timeout", evidence: { error: `timeout after ${timeoutMs} ms` } });
+  });
+
+  it("a token request that outlasts the timeout is unknown, and nothing is sent", async () => {
+    const { efi, provider } = setup();
+    efi.knobs.hangTokens = true;
+    const sent = await provider.send(order());
+    expect(sent).toMatchObject({ kind: "unknown", why: "token_timeout", evidence: { error: `timeout after ${timeoutMs} ms` } });
+    expect(sent.alert).toBeUndefined();
+    expect(efi.requests.every((r) => r.path === "/oauth/token")).toBe(true);
+  });
+
+  it("a status check that outlasts the timeout is unknown", async () => {
+    const { efi, provider } = setup();
+    const o = order();
+    await provider.send(o);
+    efi.knobs.hangStatus = true;
+    expect(await provider.status(o)).toMatchObject({
+      kind: "unknown",
+      why: "timeout",
+      evidence: { error: `timeout after ${timeoutMs} ms` },
+    });
   });
 
   it("a resend of an id Efí already holds answers 409: it exists, unknown, never a failure", async () => {

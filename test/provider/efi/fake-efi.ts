@@ -11,6 +11,9 @@ export interface FakeEfiKnobs {
   refuseTokens: boolean;
   /** Never answer sends (the adapter must time out). */
   hangSends: boolean;
+  /** Never answer token requests, or status calls (the adapter must time out). */
+  hangTokens: boolean;
+  hangStatus: boolean;
   /** What a status call for an unknown idEnvio answers: Efí's body, or a gateway's page. */
   notFound: "efi" | "gateway";
 }
@@ -23,7 +26,15 @@ interface Held {
 }
 
 export class FakeEfi {
-  readonly knobs: FakeEfiKnobs = { tokenLifetimeSeconds: 3600, refuseNextCalls: 0, refuseTokens: false, hangSends: false, notFound: "efi" };
+  readonly knobs: FakeEfiKnobs = {
+    tokenLifetimeSeconds: 3600,
+    refuseNextCalls: 0,
+    refuseTokens: false,
+    hangSends: false,
+    hangTokens: false,
+    hangStatus: false,
+    notFound: "efi",
+  };
   readonly held = new Map<string, Held>();
   readonly requests: { method: string; path: string; authorization: string | null }[] = [];
   tokensIssued = 0;
@@ -57,6 +68,7 @@ export class FakeEfi {
   }
 
   private async token(request: Request): Promise<Response> {
+    if (this.knobs.hangTokens) return new Promise<Response>(() => {});
     const body = (await request.json()) as { grant_type?: string };
     if (
       this.knobs.refuseTokens ||
@@ -93,7 +105,8 @@ export class FakeEfi {
     );
   }
 
-  private status(idEnvio: string): Response {
+  private status(idEnvio: string): Response | Promise<Response> {
+    if (this.knobs.hangStatus) return new Promise<Response>(() => {});
     const held = this.held.get(idEnvio);
     if (held === undefined) {
       if (this.knobs.notFound === "gateway") return new Response("<html>Bad route</html>", { status: 404 });
