@@ -4,7 +4,6 @@
 import { configOf } from "./config/isolate.ts";
 import { withPool } from "./db/pool.ts";
 import { dbSettings } from "./db/settings.ts";
-import { readEventsConfig } from "./events/config.ts";
 import { transfersWithOverdueEvents } from "./events/store.ts";
 import { overdueTransferIds } from "./transfers/store.ts";
 
@@ -20,7 +19,7 @@ export async function sweep(env: Env): Promise<{ poked: number }> {
     console.error(JSON.stringify({ event: "sweep_refused_misconfigured", problems: config.problems.map((p) => p.variable) }));
     return { poked: 0 };
   }
-  const delivering = readEventsConfig(env).delivery === "on";
+  const delivering = config.config.events.delivery === "on";
   const [ids, eventIds] = await withPool(dbSettings(env), async (db) => [
     await overdueTransferIds(db, sweepOverdueMs, sweepBatchMax),
     // Undelivered events whose object did not wake (a lost alarm, a crash after the commit).

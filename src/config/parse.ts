@@ -2,6 +2,7 @@
 // problems. The rules about the provider, auth and secrets apply with the sandbox off (the
 // production configuration, CONTRACT §1 "Production configuration fails closed"); the bounds of
 // numbers apply everywhere, so a typo fails the same way on a laptop and in production.
+import { type EventsConfig, readEventsConfig } from "../events/config.ts";
 import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { readIntegerVariable } from "./integer.ts";
@@ -23,6 +24,12 @@ export interface Config {
   sandboxWebhookSecret: string | null;
   /** Where needs_review alerts go and the key that signs them; null: logged only. */
   opsAlert: { url: string; secret: string } | null;
+  /** Outbound events (EVENTS_*): where they go, signed how, first retry. */
+  events: EventsConfig;
+  /** PROVIDER_SEND_CONCURRENCY: sends in flight at the provider at once; 0 is no limit (no gate). */
+  sendConcurrency: number;
+  /** OPS_CREDIT_APPROVAL_ABOVE_CENTS (CONTRACT §5): a credit above this waits for a second operator. */
+  creditApprovalAboveCents: number;
 }
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
@@ -31,6 +38,8 @@ export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false;
 const providerTimeoutMsMax = 120_000;
 /** A sandbox payment that takes more than a day to settle is a configuration mistake. */
 const sandboxConfirmMsMax = 86_400_000;
+/** Far above any provider's wish; a typo like 10000 fails loudly instead. */
+const sendConcurrencyMax = 1_000;
 
 export function parseConfig(env: Env): ConfigResult {
   const problems = new Problems();
@@ -44,11 +53,21 @@ export function parseConfig(env: Env): ConfigResult {
   );
   const sagaTimings = problems.check(() => readSagaTimings(env));
   const rules = problems.check(() => readRuleSettings(env));
+  const sendConcurrency = problems.check(() =>
+    readIntegerVariable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY, 0, 0, sendConcurrencyMax),
+  );
+  const creditApprovalAboveCents = problems.check(() =>
+    readIntegerVariable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", env.OPS_CREDIT_APPROVAL_ABOVE_CENTS, 1_000_000, 0, Number.MAX_SAFE_INTEGER),
+  );
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   const provider = readProvider(env, sandboxEnabled, problems);
   checkClientAuth(env, production, problems);
   checkOperatorAuth(env, production, problems);
+  const beforeWebhookChecks = problems.list.length;
   checkWebhookSecrets(env, provider, production, problems);
+  // What checkWebhookSecrets already named is not said twice; readEventsConfig adds the rest.
+  const eventsNamed = problems.list.slice(beforeWebhookChecks).some((p) => p.variable.startsWith("EVENTS_"));
+  const events = eventsNamed ? null : problems.check(() => readEventsConfig(env));
   const opsAlert = readOpsAlert(env, production, problems);
   const sandboxWebhookSecret = sandboxEnabled && isSet(env.SANDBOX_WEBHOOK_SECRET) ? env.SANDBOX_WEBHOOK_SECRET.trim() : null;
   if (sandboxEnabled && sandboxWebhookSecret === null) {
@@ -61,7 +80,10 @@ export function parseConfig(env: Env): ConfigResult {
     providerTimeoutMs === null ||
     sandboxConfirmMs === null ||
     sagaTimings === null ||
-    rules === null
+    rules === null ||
+    events === null ||
+    sendConcurrency === null ||
+    creditApprovalAboveCents === null
   ) {
     return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
   }
@@ -74,6 +96,9 @@ export function parseConfig(env: Env): ConfigResult {
     rules,
     sandboxWebhookSecret,
     opsAlert,
+    events,
+    sendConcurrency,
+    creditApprovalAboveCents,
   };
   return { ok: true, config: deepFreeze(config) };
 }

@@ -3,8 +3,9 @@
 // pump when it is. With EVENTS_URL unset it does nothing: events stay in the outbox, unsent.
 // A lost alarm or a crash loses nothing: the outbox is the record, and the sweeper finds
 // undelivered events whose due time passed.
+
+import { configuredOrThrow } from "../config/isolate.ts";
 import type { Queryable } from "../db/queryable.ts";
-import { readEventsConfig } from "../events/config.ts";
 import { pumpEvents } from "../events/pump.ts";
 import type { Fetcher } from "../events/send.ts";
 
@@ -31,7 +32,7 @@ export class EventDelivery {
 
   /** A change was just committed: its event is due now. */
   async markDue(nowMs: number): Promise<void> {
-    if (readEventsConfig(this.host.env).delivery === "off") return;
+    if (configuredOrThrow(this.host.env).events.delivery === "off") return;
     await this.host.storage.put(eventsDueKey, nowMs);
   }
 
@@ -41,7 +42,7 @@ export class EventDelivery {
 
   /** Delivers what is due (everything pending, with `force`); never throws into the saga. */
   async deliverDue(force: boolean): Promise<void> {
-    const config = readEventsConfig(this.host.env);
+    const config = configuredOrThrow(this.host.env).events;
     const transferId = this.host.transferId;
     if (config.delivery === "off" || transferId === null) return;
     const dueAtMs = await this.dueAtMs();
