@@ -5,7 +5,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { type AccessIdentity, accessAssertionHeader, workerAccessVerifier } from "../http/auth/access.ts";
 import { throttleFailedAuth } from "../http/auth/auth-throttle.ts";
-import { log } from "../http/request-id.ts";
+import { log } from "../lib/log.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { page } from "./render.tsx";
 import { accessSession, type ConsoleSession, consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";

@@ -4,9 +4,9 @@
 // transfers (`gnExtras.idEnvio`) makes that saga ask Efí now; what the item claims decides nothing.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { log } from "../lib/log.ts";
 import { maxBodyBytes } from "./body-limit.ts";
 import { problem } from "./problem.ts";
-import { log } from "./request-id.ts";
 
 /**
  * The Worker's body limit (body-limit.ts) applies first: about 50 of Efí's items per POST. A

@@ -2,6 +2,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
+import { log } from "../lib/log.ts";
 import { localClockFields } from "../limits/clock.ts";
 import type { StartResult } from "../saga-object.ts";
 import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
@@ -13,7 +14,6 @@ import { callObject } from "./object-call.ts";
 import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
-import { log } from "./request-id.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;

@@ -3,9 +3,9 @@
 // decides anything, so anything signed gets 202 and anything unsigned gets 401 and nothing else.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { log } from "../lib/log.ts";
 import { verifyWebhook } from "../provider/webhook-signature.ts";
 import { problem } from "./problem.ts";
-import { log } from "./request-id.ts";
 import { jsonStringProblems } from "./text.ts";
 
 /** Provider events are a few hundred bytes; more is not a provider event. */

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
 import { sameSecret } from "../../http/auth/ops-auth.ts";
-import { log } from "../../http/request-id.ts";
+import { log } from "../../lib/log.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { accessIdentity, notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";

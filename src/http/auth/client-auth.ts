@@ -12,8 +12,8 @@
 // nothing usable cached is a 503 (our outage). Whether the account exists (403 otherwise) is for
 // the route that reads the database.
 import type { MiddlewareHandler } from "hono";
+import { log } from "../../lib/log.ts";
 import { problem } from "../problem.ts";
-import { log } from "../request-id.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
 import { defaultJwksFetch, JwksCache, type JwksFetch, jwksRefetchIntervalMsMin } from "./jwks.ts";
 import { type JwtFailure, type KeyLookup, verifyJwt } from "./jwt.ts";

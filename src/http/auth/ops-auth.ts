@@ -6,8 +6,8 @@
 //   ops.use(opsAuth());
 //   c.get("actor")   // "ana@fintech.com.br" or "ops-token", recorded with every operator action
 import type { Context, MiddlewareHandler } from "hono";
+import { log } from "../../lib/log.ts";
 import { problem } from "../problem.ts";
-import { log } from "../request-id.ts";
 import { type AccessBindings, type AccessVerifier, accessAssertionHeader, workerAccessVerifier } from "./access.ts";
 import { throttleFailedAuth } from "./auth-throttle.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
