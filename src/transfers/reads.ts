@@ -1,6 +1,7 @@
 // Reads of the saga record for clients and operators; each is one round trip, and each tells
 // an unknown account apart (the API answers 403 for it).
 import type { Queryable } from "../db/queryable.ts";
+import { uuidPattern } from "../lib/ids.ts";
 import type { TransferResource } from "./store.ts";
 
 export type TransferRead = { outcome: "found"; transfer: TransferResource } | { outcome: "not_found" } | { outcome: "account_not_found" };
@@ -36,7 +37,6 @@ function encodeCursor(cursor: Cursor): string {
 
 /** As PostgreSQL renders a timestamptz in JSON: `2026-12-01T06:22:10.123456+00:00`. */
 const cursorTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
-const cursorIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Transfers exist from the project's first year on; a cursor outside these years was never issued. */
 const cursorYearMin = 2000;
 const cursorYearMax = 9999;
@@ -67,7 +67,7 @@ function decodeCursor(raw: string): Cursor | null {
   if (!Array.isArray(parsed) || parsed.length !== 2) return null;
   const [createdAt, id] = parsed;
   if (typeof createdAt !== "string" || typeof id !== "string") return null;
-  if (!isIssuableTime(createdAt) || !cursorIdPattern.test(id)) return null;
+  if (!isIssuableTime(createdAt) || !uuidPattern.test(id)) return null;
   const cursor = { createdAt, id };
   return encodeCursor(cursor) === raw ? cursor : null;
 }

@@ -5,13 +5,13 @@ import { z } from "zod";
 import { createAccountAs, creditAs, requestCreditAs } from "../../audit/operator-writes.ts";
 import { configuredOrThrow } from "../../config/isolate.ts";
 import * as ledger from "../../ledger/ledger.ts";
+import { accountIdPattern } from "../../lib/ids.ts";
 import type { AppEnv } from "../app-env.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
 import { problem } from "../problem.ts";
 import { jsonBody, validationProblem } from "../validation.ts";
 
-export const accountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 export const creditKeyLengthMax = 255;
 
 export const creditBody = z.strictObject({

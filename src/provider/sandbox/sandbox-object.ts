@@ -5,8 +5,8 @@
 // (WEBHOOK_SECRET only verifies the provider: locally it lists the same key, so these verify).
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../../config/isolate.ts";
+import type { PixKeyType } from "../../lib/ids.ts";
 import { logEvent } from "../../lib/log.ts";
-import type { PixKeyType } from "../port.ts";
 import {
   idempotencyConflictAnswer,
   needsEndToEndId,
