@@ -1,6 +1,7 @@
 // Reads of the saga record for clients and operators; each is one round trip, and each tells
 // an unknown account apart (the API answers 403 for it).
 import type { Queryable } from "../db/queryable.ts";
+import { decodeBase64Url, encodeBase64Url } from "../lib/base64url.ts";
 import { uuidPattern } from "../lib/ids.ts";
 import type { TransferResource } from "./store.ts";
 
@@ -29,10 +30,7 @@ interface Cursor {
 }
 
 function encodeCursor(cursor: Cursor): string {
-  return btoa(JSON.stringify([cursor.createdAt, cursor.id]))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replaceAll("=", "");
+  return encodeBase64Url(new TextEncoder().encode(JSON.stringify([cursor.createdAt, cursor.id])));
 }
 
 /** As PostgreSQL renders a timestamptz in JSON: `2026-12-01T06:22:10.123456+00:00`. */
@@ -58,9 +56,11 @@ function isIssuableTime(createdAt: string): boolean {
  */
 function decodeCursor(raw: string): Cursor | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) return null;
+  const bytes = decodeBase64Url(raw);
+  if (bytes === undefined) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/")));
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return null;
   }

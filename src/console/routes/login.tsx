@@ -2,8 +2,8 @@
 // session cookie; a wrong token (a client JWT included) gets the form again with a 401.
 import { Hono } from "hono";
 import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
-import { sameSecret } from "../../http/auth/ops-auth.ts";
 import { log } from "../../lib/log.ts";
+import { sameSecret } from "../../lib/same-secret.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { accessIdentity, notConfigured, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";
