@@ -4,27 +4,30 @@
 //   app.use(requestId());                        // first middleware, before everything else
 //   c.get("requestId")                           // string, with Variables: RequestIdVariables
 import type { MiddlewareHandler } from "hono";
+import { requestId as honoRequestId, type RequestIdVariables } from "hono/request-id";
 
-export type RequestIdVariables = { requestId: string };
+export type { RequestIdVariables };
 
 export const requestIdHeader = "X-Request-Id";
 /** A client-chosen id longer than this, or with other characters, is replaced: it ends up in our logs. */
 export const requestIdLengthMax = 64;
-const saneRequestId = new RegExp(`^[A-Za-z0-9_-]{1,${requestIdLengthMax}}$`);
 
-/** Reuses a sane incoming `X-Request-Id` (so a gateway's id follows the request), else a new UUID. */
+/**
+ * hono's requestId reuses a sane incoming id (1 to 64 of [A-Za-z0-9_=-], so a gateway's id
+ * follows the request), else makes a UUID, and sets the header on what `c` builds.
+ */
+const chooseRequestId = honoRequestId({ headerName: requestIdHeader, limitLength: requestIdLengthMax });
+
 export function requestId(): MiddlewareHandler<{ Variables: RequestIdVariables }> {
-  return async (c, next) => {
-    const incoming = c.req.header(requestIdHeader);
-    const id = incoming !== undefined && saneRequestId.test(incoming) ? incoming : crypto.randomUUID();
-    c.set("requestId", id);
-    // Set before next() so responses built through `c` (including onError's) carry it...
-    c.header(requestIdHeader, id);
-    await next();
-    // ...and again after, for handlers that returned a bare `new Response(...)`.
-    if (c.res.headers.get(requestIdHeader) !== id) {
-      c.res = new Response(c.res.body, c.res);
-      c.res.headers.set(requestIdHeader, id);
-    }
-  };
+  return (c, next) =>
+    chooseRequestId(c, async () => {
+      await next();
+      // Again after: hono's sets it only before next(), which a bare `new Response(...)` (the
+      // transfer's event stream) does not carry.
+      const id = c.get("requestId");
+      if (c.res.headers.get(requestIdHeader) !== id) {
+        c.res = new Response(c.res.body, c.res);
+        c.res.headers.set(requestIdHeader, id);
+      }
+    });
 }

@@ -33,7 +33,7 @@ describe("requestId()", () => {
     expect(a.header).not.toBe(b.header);
   });
 
-  it.each(["abc", "gateway_req-01", "A".repeat(64)])("reuses the sane incoming id %s", async (incoming) => {
+  it.each(["abc", "gateway_req-01", "base64id==", "A".repeat(64)])("reuses the sane incoming id %s", async (incoming) => {
     expect(await idFor(incoming)).toEqual({ header: incoming, seen: incoming });
   });
 
