@@ -31,7 +31,7 @@ loginRoutes.post("/login", async (c) => {
   if (!c.env.OPS_TOKEN) return notConfigured(c);
   // No session exists yet to bind a token to; the Origin check stops another site from
   // logging the operator into a session it chose (login CSRF).
-  if (!sameOrigin(c)) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
+  if (!(await sameOrigin(c))) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
   const form = await c.req.parseBody();
   const token = typeof form.token === "string" ? form.token : "";
   if (token === "" || token.length > tokenLengthMax || !(await sameSecret(token, c.env.OPS_TOKEN))) {
