@@ -9,6 +9,7 @@ import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts"
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
+import { logTransfer } from "./lib/log.ts";
 import { providerFor } from "./provider/select.ts";
 import { sendSlotFor } from "./provider/send-gate/slot.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
@@ -303,6 +304,6 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   private log(event: string, fields: Record<string, unknown>): void {
-    console.log(JSON.stringify({ event, transfer_id: this.ctx.id.name ?? null, ...fields }));
+    logTransfer(this.ctx.id.name ?? null, event, fields);
   }
 }

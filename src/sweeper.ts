@@ -5,6 +5,7 @@ import { configOf } from "./config/isolate.ts";
 import { withPool } from "./db/pool.ts";
 import { dbSettings } from "./db/settings.ts";
 import { transfersWithOverdueEvents } from "./events/store.ts";
+import { logEvent } from "./lib/log.ts";
 import { overdueTransferIds } from "./transfers/store.ts";
 
 export const sweepOverdueMs = 60_000;
@@ -16,7 +17,7 @@ export async function sweep(env: Env): Promise<{ poked: number }> {
   // Fails closed like the routes: a misconfigured Worker reads nothing and pokes nothing.
   const config = configOf(env);
   if (!config.ok) {
-    console.error(JSON.stringify({ event: "sweep_refused_misconfigured", problems: config.problems.map((p) => p.variable) }));
+    logEvent("sweep_refused_misconfigured", { problems: config.problems.map((p) => p.variable) }, "error");
     return { poked: 0 };
   }
   const delivering = config.config.events.delivery === "on";
@@ -27,7 +28,7 @@ export async function sweep(env: Env): Promise<{ poked: number }> {
   ]);
   const poked = await inBatches(ids, (id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper"));
   const eventsPoked = await inBatches(eventIds, (id) => env.TRANSFER_SAGA.getByName(id).deliverEvents());
-  console.log(JSON.stringify({ event: "sweep", overdue: ids.length, poked, events_overdue: eventIds.length, events_poked: eventsPoked }));
+  logEvent("sweep", { overdue: ids.length, poked, events_overdue: eventIds.length, events_poked: eventsPoked });
   return { poked: poked + eventsPoked };
 }
 

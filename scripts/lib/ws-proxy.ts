@@ -1,7 +1,8 @@
 // WebSocket-to-TCP proxy so the Neon serverless driver (which speaks Postgres over WebSocket)
 // can reach a plain local PostgreSQL. Local development and tests only: production talks to Neon.
 // Given a fault switchboard (the chaos tests), it relays message by message so faults can be
-// injected; without one it pools server connections (pg-pool/), as Neon's pooled endpoint does.
+// injected; without one it pools server connections per session (pg-pool/, PgBouncer's session
+// mode; Neon's pooler runs transaction mode, and why that does not matter here is said there).
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,7 +34,7 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
     res.writeHead(426).end("websocket only");
   });
   const wss = new WebSocketServer({ server: http });
-  // Without faults the proxy pools server connections, as Neon's pooled endpoint does.
+  // Without faults the proxy pools server connections per session (pg-pool/; see the header).
   const idle = new IdleBackends();
   wss.on("connection", (socket, request) => {
     const target = new URL(request.url ?? "/", "http://proxy").searchParams.get("address") ?? "";

@@ -3,11 +3,12 @@
 // there like the needs_review alert (signed with OPS_ALERT_SECRET, beside the object's
 // work, never in its way). GET /ops/events lists parked events first whatever happens here.
 import { configOf } from "../config/isolate.ts";
+import { logTransfer } from "../lib/log.ts";
 import { deliverAlert } from "./deliver.ts";
 import type { AlertRuntime } from "./needs-review.ts";
 
 export function noticeEventParked(env: Env, runtime: AlertRuntime, transferId: string, eventId: string): void {
-  console.error(JSON.stringify({ event: "transfer_event_parked", transfer_id: transferId, event_id: eventId }));
+  logTransfer(transferId, "transfer_event_parked", { event_id: eventId }, "error");
   const config = configOf(env);
   const opsAlert = config.ok ? config.config.opsAlert : null;
   if (opsAlert === null) return;
@@ -23,8 +24,8 @@ export function noticeEventParked(env: Env, runtime: AlertRuntime, transferId: s
     fetcher: runtime.fetcher ?? ((request) => fetch(request)),
     sleep: runtime.sleep ?? ((delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
     nowMs: () => Date.now(),
-  }).then((result) => console.log(JSON.stringify({ event: `ops_alert_${result.outcome}`, transfer_id: transferId, event_id: eventId })));
+  }).then((result) => logTransfer(transferId, `ops_alert_${result.outcome}`, { event_id: eventId }));
   runtime.waitUntil(
-    delivery.catch((error: unknown) => console.error(JSON.stringify({ event: "ops_alert_failed", message: String(error) }))),
+    delivery.catch((error: unknown) => logTransfer(transferId, "ops_alert_failed", { event_id: eventId, message: String(error) }, "error")),
   );
 }

@@ -4,6 +4,7 @@
 // provider. Delivery runs beside the saga (waitUntil): the saga never waits on it, and nothing
 // here throws into it. The console's queue stays the source of truth if an alert is lost.
 import { configOf } from "../config/isolate.ts";
+import { logTransfer } from "../lib/log.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 import { type DeliveryResult, deliverAlert, type Fetcher } from "./deliver.ts";
 
@@ -13,12 +14,6 @@ export interface AlertRuntime {
   waitUntil(promise: Promise<unknown>): void;
   fetcher?: Fetcher;
   sleep?: (delayMs: number) => Promise<void>;
-}
-
-function logLine(level: "info" | "error", event: string, fields: Record<string, unknown>): void {
-  const line = JSON.stringify({ event, ...fields });
-  if (level === "error") console.error(line);
-  else console.log(line);
 }
 
 export function needsReviewPayload(saga: SagaRecord, nowMs: number): string {
@@ -43,8 +38,7 @@ export function noticeNeedsReview(env: Env, runtime: AlertRuntime, before: SagaR
     // serves nothing, and this line is all that is left.
     const config = configOf(env);
     const alert = config.ok ? config.config.opsAlert : null;
-    logLine("info", needsReviewEvent, {
-      transfer_id: after.id,
+    logTransfer(after.id, needsReviewEvent, {
       account_id: after.accountId,
       amount_cents: after.amountCents,
       alert_url_set: alert !== null,
@@ -59,13 +53,11 @@ export function noticeNeedsReview(env: Env, runtime: AlertRuntime, before: SagaR
       sleep: runtime.sleep ?? ((delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
       nowMs: () => Date.now(),
     }).then((result: DeliveryResult) =>
-      logLine(result.outcome === "delivered" ? "info" : "error", `ops_alert_${result.outcome}`, { transfer_id: after.id, ...result }),
+      logTransfer(after.id, `ops_alert_${result.outcome}`, { ...result }, result.outcome === "delivered" ? "info" : "error"),
     );
-    runtime.waitUntil(
-      delivery.catch((error: unknown) => logLine("error", "ops_alert_failed", { transfer_id: after.id, message: String(error) })),
-    );
+    runtime.waitUntil(delivery.catch((error: unknown) => logTransfer(after.id, "ops_alert_failed", { message: String(error) }, "error")));
   } catch (error) {
     // An alert must never fail the saga step that triggered it.
-    logLine("error", "ops_alert_failed", { transfer_id: after.id, message: error instanceof Error ? error.message : String(error) });
+    logTransfer(after.id, "ops_alert_failed", { message: error instanceof Error ? error.message : String(error) }, "error");
   }
 }

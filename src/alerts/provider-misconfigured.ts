@@ -3,6 +3,7 @@
 // deadline hands it to a person), but a person must fix the configuration now. Logged as one
 // structured error line and, when OPS_ALERT_URL is set, POSTed there signed like every alert.
 import { configOf } from "../config/isolate.ts";
+import { logTransfer } from "../lib/log.ts";
 import type { ProviderAlert } from "../provider/port.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 import type { ProviderCallRecord } from "../transfers/store.ts";
@@ -31,15 +32,7 @@ export function noticeProviderMisconfigured(
     // Signed with OPS_ALERT_SECRET, like every alert: the alert receiver never holds the PSP's key.
     const config = configOf(env);
     const opsAlert = config.ok ? config.config.opsAlert : null;
-    console.error(
-      JSON.stringify({
-        event: providerMisconfiguredEvent,
-        alert,
-        transfer_id: saga.id,
-        http_status: call.httpStatus,
-        alert_url_set: opsAlert !== null,
-      }),
-    );
+    logTransfer(saga.id, providerMisconfiguredEvent, { alert, http_status: call.httpStatus, alert_url_set: opsAlert !== null }, "error");
     if (opsAlert === null) return;
     const nowMs = Date.now();
     const delivery = deliverAlert({
@@ -55,12 +48,11 @@ export function noticeProviderMisconfigured(
     });
     runtime.waitUntil(
       delivery.then(
-        (result) => console.log(JSON.stringify({ event: `ops_alert_${result.outcome}`, alert, transfer_id: saga.id })),
-        (error: unknown) =>
-          console.error(JSON.stringify({ event: "ops_alert_failed", alert, transfer_id: saga.id, message: String(error) })),
+        (result) => logTransfer(saga.id, `ops_alert_${result.outcome}`, { alert }),
+        (error: unknown) => logTransfer(saga.id, "ops_alert_failed", { alert, message: String(error) }, "error"),
       ),
     );
   } catch (error) {
-    console.error(JSON.stringify({ event: "ops_alert_failed", alert, message: error instanceof Error ? error.message : String(error) }));
+    logTransfer(saga.id, "ops_alert_failed", { alert, message: error instanceof Error ? error.message : String(error) }, "error");
   }
 }

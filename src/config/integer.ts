@@ -11,8 +11,3 @@ export function readIntegerVariable(name: string, raw: string | undefined, fallb
   }
   return value;
 }
-
-/** CONTRACT §5: an operator credit above this waits for a second operator's approval. */
-export function creditApprovalAboveCents(raw: string | undefined): number {
-  return readIntegerVariable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", raw, 1_000_000, 0, Number.MAX_SAFE_INTEGER);
-}

@@ -1,6 +1,8 @@
 // The configuration, parsed once per isolate: Workers hand every request and every object the
 // same `env`, so a WeakMap keyed by it parses on first use and answers from memory after. A
 // bad configuration is logged once, loudly, and answered the same way by every entry point.
+
+import { logEvent } from "../lib/log.ts";
 import { type Config, type ConfigResult, parseConfig } from "./parse.ts";
 
 const parsed = new WeakMap<object, ConfigResult>();
@@ -10,7 +12,7 @@ export function configOf(env: Env): ConfigResult {
   if (known !== undefined) return known;
   const result = parseConfig(env);
   parsed.set(env, result);
-  if (!result.ok) console.error(JSON.stringify({ event: "configuration_invalid", problems: result.problems }));
+  if (!result.ok) logEvent("configuration_invalid", { problems: result.problems }, "error");
   return result;
 }
 

@@ -27,6 +27,10 @@ export interface Config {
   opsAlert: { url: string; secret: string } | null;
   /** Outbound events (CONTRACT §6): parsed here, so a bad one stops serving instead of throwing after a commit. */
   events: EventsConfig;
+  /** PROVIDER_SEND_CONCURRENCY: sends in flight at the provider at once; 0 is no limit (no gate). */
+  sendConcurrency: number;
+  /** OPS_CREDIT_APPROVAL_ABOVE_CENTS (CONTRACT §5): a credit above this waits for a second operator. */
+  creditApprovalAboveCents: number;
 }
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
@@ -35,6 +39,8 @@ export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false;
 const providerTimeoutMsMax = 120_000;
 /** A sandbox payment that takes more than a day to settle is a configuration mistake. */
 const sandboxConfirmMsMax = 86_400_000;
+/** Far above any provider's wish; a typo like 10000 fails loudly instead. */
+const sendConcurrencyMax = 1_000;
 
 export function parseConfig(env: Env): ConfigResult {
   const problems = new Problems();
@@ -49,6 +55,12 @@ export function parseConfig(env: Env): ConfigResult {
   const sagaTimings = problems.check(() => readSagaTimings(env));
   const rules = problems.check(() => readRuleSettings(env));
   const events = problems.check(() => readEventsConfig(env));
+  const sendConcurrency = problems.check(() =>
+    readIntegerVariable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY, 0, 0, sendConcurrencyMax),
+  );
+  const creditApprovalAboveCents = problems.check(() =>
+    readIntegerVariable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", env.OPS_CREDIT_APPROVAL_ABOVE_CENTS, 1_000_000, 0, Number.MAX_SAFE_INTEGER),
+  );
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   const provider = readProvider(env, sandboxEnabled, problems);
   checkClientAuth(env, production, problems);
@@ -68,7 +80,9 @@ export function parseConfig(env: Env): ConfigResult {
     sandboxConfirmMs === null ||
     sagaTimings === null ||
     rules === null ||
-    events === null
+    events === null ||
+    sendConcurrency === null ||
+    creditApprovalAboveCents === null
   ) {
     return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
   }
@@ -82,6 +96,8 @@ export function parseConfig(env: Env): ConfigResult {
     sandboxWebhookSecret,
     opsAlert,
     events,
+    sendConcurrency,
+    creditApprovalAboveCents,
   };
   return { ok: true, config: deepFreeze(config) };
 }

@@ -2,7 +2,7 @@
 // the stylesheet are public; everything else needs the signed session cookie, and every POST
 // also its CSRF token.
 import { Hono } from "hono";
-import { log } from "../http/request-id.ts";
+import { log } from "../lib/log.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { requireSession } from "./guard.tsx";
 import { consoleHeaders } from "./headers.ts";

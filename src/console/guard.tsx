@@ -3,9 +3,11 @@
 // page; for a POST also the session's CSRF token and a same-origin request. A client JWT or the
 // bare OPS_TOKEN in an Authorization header opens nothing here.
 import type { Context, MiddlewareHandler } from "hono";
+import { csrf } from "hono/csrf";
+import { HTTPException } from "hono/http-exception";
 import { type AccessIdentity, accessAssertionHeader, accessConfigured, workerAccessVerifier } from "../http/auth/access.ts";
 import { throttleFailedAuth } from "../http/auth/auth-throttle.ts";
-import { log } from "../http/request-id.ts";
+import { log } from "../lib/log.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { page } from "./render.tsx";
 import { accessConsoleKey, accessSession, type ConsoleSession, consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";
@@ -90,15 +92,22 @@ export async function accessIdentity(c: Context<ConsoleEnv>): Promise<SignedIn |
 }
 
 /**
- * Browsers send Origin on every cross-origin POST and Sec-Fetch-Site on every request, so a
- * page on another site is refused here even before its missing token is. A request with
- * neither comes from no browser, and so cannot carry a victim's cookie by itself.
+ * hono's csrf: a form POST passes with `Sec-Fetch-Site: same-origin` (or `none`) or an Origin
+ * equal to the console's own; with neither header it is refused too, since every browser sends
+ * one on a POST. Run as a check, not a middleware, so a refusal is the console's own page.
  */
-export function sameOrigin(c: Context): boolean {
-  const origin = c.req.header("Origin");
-  if (origin !== undefined && origin !== new URL(c.req.url).origin) return false;
-  const fetchSite = c.req.header("Sec-Fetch-Site");
-  return fetchSite === undefined || fetchSite === "same-origin" || fetchSite === "none";
+const originCheck = csrf({ secFetchSite: ["same-origin", "none"] });
+
+export async function sameOrigin(c: Context): Promise<boolean> {
+  let passed = false;
+  try {
+    await originCheck(c, async () => {
+      passed = true;
+    });
+  } catch (error) {
+    if (!(error instanceof HTTPException && error.status === 403)) throw error;
+  }
+  return passed;
 }
 
 /** For every state-changing route: after requireSession. */
@@ -106,7 +115,7 @@ export function requireCsrf(): MiddlewareHandler<ConsoleEnv> {
   return async (c, next) => {
     const form = await c.req.parseBody();
     const presented = typeof form.csrf === "string" ? form.csrf : "";
-    if (!sameOrigin(c) || !(await csrfTokenMatches(c.var.consoleKey, c.var.session, presented))) {
+    if (!(await sameOrigin(c)) || !(await csrfTokenMatches(c.var.consoleKey, c.var.session, presented))) {
       const message = "This form did not come from your console session (missing or wrong CSRF token). Reload the page and try again.";
       return page(c, <RefusalPage title="Request refused" message={message} csrfToken={c.var.csrfToken} />, 403);
     }

@@ -3,7 +3,7 @@
 // session at once; the expiry is inside the signed value, so a client cannot stretch it. Behind
 // Cloudflare Access the session is the person's assertion itself (accessConsoleKey).
 // CSRF tokens are a MAC of the session id under the session's key: bound to one session, never stored.
-import { decodeBase64Url, encodeBase64Url } from "../http/auth/base64url.ts";
+import { decodeBase64Url, encodeBase64Url } from "../lib/base64url.ts";
 
 /** A working day: long enough for a shift, short enough that a forgotten laptop stops mattering. */
 export const sessionLifetimeSeconds = 8 * 60 * 60;

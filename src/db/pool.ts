@@ -1,6 +1,7 @@
 // Postgres access through the Neon serverless driver, exactly as in production. A Pool lives
 // for one request (Worker) or one burst of saga steps (Durable Object), then is ended.
 import { neonConfig, Pool } from "@neondatabase/serverless";
+import { logEvent } from "../lib/log.ts";
 import { TolerantWebSocket } from "./tolerant-websocket.ts";
 
 export interface DbSettings {
@@ -41,7 +42,7 @@ export function createPool(settings: DbSettings): Pool {
   pool.on("error", (error: Error) => {
     // Ending the pool closes its sockets, which workerd reports as lost connections: expected.
     if (pool.ending) return;
-    console.warn(JSON.stringify({ event: "db_pool_error", message: error.message }));
+    logEvent("db_pool_error", { message: error.message }, "warn");
   });
   return pool;
 }

@@ -4,9 +4,10 @@
 // transfers (`gnExtras.idEnvio`) makes that saga ask Efí now; what the item claims decides nothing.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { log } from "../lib/log.ts";
+import { sameSecret } from "../lib/same-secret.ts";
 import { maxBodyBytes } from "./body-limit.ts";
 import { problem } from "./problem.ts";
-import { log } from "./request-id.ts";
 
 /**
  * The Worker's body limit (body-limit.ts) applies first: about 50 of Efí's items per POST. A
@@ -31,7 +32,10 @@ efiWebhookRoutes.post("/", receive);
 efiWebhookRoutes.post("/pix", receive);
 
 async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
-  if (!(await hmacMatches(c.env.EFI_WEBHOOK_HMAC, c.req.query("hmac")))) {
+  // An unset EFI_WEBHOOK_HMAC matches nothing: fail closed.
+  const secret = c.env.EFI_WEBHOOK_HMAC;
+  const given = c.req.query("hmac");
+  if (!secret || given === undefined || !(await sameSecret(given, secret))) {
     log(c, "efi_webhook", { outcome: "rejected_hmac" }, "warn");
     return problem(c, 401, { type: "unauthorized", detail: "The hmac query parameter is missing or wrong." });
   }
@@ -65,17 +69,6 @@ async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
   });
   await Promise.all(pokes);
   return c.json({ received: true }, 200);
-}
-
-/** Constant time over SHA-256 digests, so neither the secret's length nor a prefix leaks. */
-async function hmacMatches(secret: string | undefined, given: string | undefined): Promise<boolean> {
-  if (secret === undefined || secret === "" || given === undefined) return false;
-  const encoder = new TextEncoder();
-  const [expected, actual] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(secret)),
-    crypto.subtle.digest("SHA-256", encoder.encode(given)),
-  ]);
-  return crypto.subtle.timingSafeEqual(expected, actual);
 }
 
 /** An empty EFI_WEBHOOK_IPS checks nothing (local only; production requires it, CONTRACT §1). */

@@ -4,11 +4,11 @@
 // comes from a few seconds' per-isolate cache (health-cache.ts says why).
 import { Hono } from "hono";
 import { configOf } from "../config/isolate.ts";
+import { log } from "../lib/log.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { type DatabaseHealth, healthCacheFor } from "./health-cache.ts";
 import { problem } from "./problem.ts";
-import { log } from "./request-id.ts";
 
 export const healthRoutes = new Hono<AppEnv>();
 

@@ -2,11 +2,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
+import { accountIdPattern } from "../lib/ids.ts";
 import { saoPauloClock } from "../limits/clock.ts";
 import { limitsFor, setLimits } from "../limits/store.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
-import { accountIdPattern } from "./ops/accounts.ts";
 import { problem } from "./problem.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
 

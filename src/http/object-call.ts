@@ -6,8 +6,8 @@
 //   const result = await callObject(c, "start", () => c.env.TRANSFER_SAGA.getByName(id).start(input));
 //   callObject(c, "resolve", work, "The resolution could not be recorded; try again.");
 import type { Context } from "hono";
+import { log } from "../lib/log.ts";
 import { ProblemError } from "./problem.ts";
-import { log } from "./request-id.ts";
 
 /** Seconds a client waits before retrying after a fault: an object restarts in well under one. */
 export const objectFaultRetryAfterSeconds = 1;

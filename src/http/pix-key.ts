@@ -4,9 +4,7 @@
 //   normalisePixKey("cpf", "100.000.001-08")  // { ok: true, key: "10000000108" }
 //   normalisePixKey("phone", "11 9999-9999")  // { ok: false, message: "..." }
 //   isPixKeyType(value)                        // narrows a string to PixKeyType
-
-export const pixKeyTypes = ["cpf", "cnpj", "email", "phone", "evp"] as const;
-export type PixKeyType = (typeof pixKeyTypes)[number];
+import { type PixKeyType, pixKeyTypes, uuidPattern } from "../lib/ids.ts";
 
 export type PixKeyResult = { ok: true; key: string } | { ok: false; message: string };
 
@@ -112,8 +110,6 @@ function normalisePhone(input: string): PixKeyResult {
   }
   return { ok: true, key: input };
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function normaliseEvp(input: string): PixKeyResult {
   const evp = input.toLowerCase();

@@ -11,7 +11,7 @@ import type { Context, Env, Handler, Hono, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed as honoMethodNotAllowed } from "hono/method-not-allowed";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { log, requestIdOf } from "./request-id.ts";
+import { log, requestIdOf } from "../lib/log.ts";
 
 export const problemTypeBase = "https://pix-cashout.dev/problems/";
 

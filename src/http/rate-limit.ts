@@ -6,9 +6,9 @@
 // It runs after client auth (the key is the token's account) and before anything reads the
 // body, so a runaway client is turned away cheaply; every attempt counts, replays included.
 import type { MiddlewareHandler } from "hono";
+import { log } from "../lib/log.ts";
 import type { AppEnv } from "./app-env.ts";
 import { problem } from "./problem.ts";
-import { log } from "./request-id.ts";
 
 /**
  * The binding's `simple` setting in wrangler.toml, which the binding cannot report: repeated

@@ -3,19 +3,16 @@
 // Request schemas live beside their routes (e.g. createTransferBody in ./transfers.ts).
 // Objects are strict: a field the contract does not name is a test failure, not a surprise.
 import { z } from "zod";
+import { accountIdPattern, pixKeyTypes } from "../lib/ids.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
-import { pixKeyTypes } from "./pix-key.ts";
 import { problemSlugs, problemTypeUri } from "./problem.ts";
 
 /** RFC 3339 UTC with milliseconds, as every time in the API is rendered. */
 const timestamp = z.iso.datetime().describe("RFC 3339 UTC time");
 const cents = z.number().int().describe("Integer centavos");
 
-export const accountIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,64}$/)
-  .describe("Account id: 1 to 64 of [A-Za-z0-9_-]");
+export const accountIdSchema = z.string().regex(accountIdPattern).describe("Account id: 1 to 64 of [A-Za-z0-9_-]");
 
 export const transferStateSchema = z.enum(transferStates).describe("Where the transfer's saga is");
 

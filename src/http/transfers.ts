@@ -2,6 +2,8 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
+import { pixKeyTypes, uuidPattern } from "../lib/ids.ts";
+import { log } from "../lib/log.ts";
 import { localClockFields } from "../limits/clock.ts";
 import type { StartResult } from "../saga-object.ts";
 import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
@@ -10,10 +12,9 @@ import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
 import { callObject, ObjectFault } from "./object-call.ts";
-import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
+import { normalisePixKey, pixKeyInputLengthMax } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
-import { log } from "./request-id.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;
@@ -30,8 +31,6 @@ export const listTransfersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(listLimitMax).default(20),
   cursor: z.string().max(200).optional(),
 });
-
-const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const transferRoutes = new Hono<AppEnv>();
 
@@ -120,7 +119,7 @@ transferRoutes.get("/:id", async (c) => {
   const notFound = () => problem(c, 404, { type: "not-found", detail: "No such transfer." });
   // A malformed id names no transfer, but an unknown account must still get its 403: look it up
   // with the nil UUID, which no transfer has (ids are random v4 UUIDs).
-  const lookupId = transferIdPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
+  const lookupId = uuidPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
   const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
   if (found.outcome === "account_not_found")
     return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
@@ -136,7 +135,7 @@ transferRoutes.get("/:id/events", async (c) => {
   const lastEventId = c.req.header("last-event-id");
   if (lastEventId !== undefined && !/^\d{1,9}$/.test(lastEventId))
     return validationProblem(c, [{ field: "Last-Event-ID", message: "the sequence of an event this stream sent" }]);
-  const lookupId = transferIdPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
+  const lookupId = uuidPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
   const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
   if (found.outcome === "account_not_found")
     return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });

@@ -3,15 +3,14 @@
 // decides anything, so anything signed gets 202 and anything unsigned gets 401 and nothing else.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { uuidPatternAnyCase } from "../lib/ids.ts";
+import { log } from "../lib/log.ts";
 import { verifyWebhook } from "../provider/webhook-signature.ts";
 import { problem } from "./problem.ts";
-import { log } from "./request-id.ts";
 import { jsonStringProblems } from "./text.ts";
 
 /** Provider events are a few hundred bytes; more is not a provider event. */
 export const webhookBodyBytesMax = 16 * 1024;
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Loose on purpose: only the key is used, and an unknown event type must not stop the poke. */
 export const webhookPayloadSchema = z.object({
@@ -37,7 +36,7 @@ webhookRoutes.post("/provider", async (c) => {
   }
 
   const payload = parsePayload(rawBody);
-  if (payload === null || !uuidPattern.test(payload.data.idempotency_key)) {
+  if (payload === null || !uuidPatternAnyCase.test(payload.data.idempotency_key)) {
     log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: payload?.data.idempotency_key ?? null, outcome: "ignored" });
     return c.json({ received: true }, 202);
   }

@@ -1,7 +1,7 @@
 // The parsed form of a BR Code (Pix Copia e Cola, EMV QRCPS-MPM) and the bounds every part of
 // one is held to. A code is either static (it names a Pix key) or dynamic (it names a URL whose
 // signed payload the provider resolves); both carry the merchant's name and city.
-import type { PixKeyType } from "../http/pix-key.ts";
+import type { PixKeyType } from "../lib/ids.ts";
 
 /** The EMV QR limit: a longer string is not a QR-encodable code; it also bounds the field count (each is >= 4 characters). */
 export const brCodeLengthMax = 512;

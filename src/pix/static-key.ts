@@ -1,16 +1,16 @@
 // The key of a static code carries no type: it is inferred from its shape, then validated and
 // normalised by the same rules as a key sent to POST /v1/transfers.
-import { normalisePixKey, type PixKeyType } from "../http/pix-key.ts";
+import { normalisePixKey } from "../http/pix-key.ts";
+import { type PixKeyType, uuidPatternAnyCase } from "../lib/ids.ts";
 
 export type StaticKeyResult = { ok: true; pixKey: string; pixKeyType: PixKeyType } | { ok: false; message: string };
 
-const dashedUuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Some generators write the random key without its dashes; the directory knows it dashed.
 const undashedUuid = /^[0-9a-f]{32}$/i;
 
 /** The shapes do not overlap: only an email has '@', only a phone starts with '+', and CPF (11) and CNPJ (14) differ in length. */
 export function inferPixKeyType(key: string): PixKeyType | null {
-  if (dashedUuid.test(key) || undashedUuid.test(key)) return "evp";
+  if (uuidPatternAnyCase.test(key) || undashedUuid.test(key)) return "evp";
   if (key.includes("@")) return "email";
   if (key.startsWith("+")) return "phone";
   if (/^\d{11}$/.test(key)) return "cpf";

@@ -1,9 +1,9 @@
 // The provider port: the one interface the saga talks to. Each adapter (HTTP PSP, ...) lives in
 // its own file and turns every answer, timeout and failure into one of these outcomes: the
 // saga core's answers (src/saga/answers.ts) with the evidence kept for operators.
-import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
 
-export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "evp";
+import type { PixKeyType } from "../lib/ids.ts";
+import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
 
 export interface PixOrder {
   /** The transfer id: the provider deduplicates sends by it. */

@@ -8,6 +8,7 @@ import type { Queryable } from "../db/queryable.ts";
 import type { EventsConfig } from "../events/config.ts";
 import { pumpEvents } from "../events/pump.ts";
 import type { Fetcher } from "../events/send.ts";
+import { logTransfer } from "../lib/log.ts";
 
 const eventsDueKey = "events_due_at_ms";
 /** After a database fault during delivery, try again this much later. */
@@ -63,11 +64,11 @@ export class EventDelivery {
       );
       if (result.nextDueAtMs === null) await this.host.storage.delete(eventsDueKey);
       else await this.host.storage.put(eventsDueKey, result.nextDueAtMs);
-      if (result.delivered > 0) log("events_delivered", { transfer_id: transferId, delivered: result.delivered });
+      if (result.delivered > 0) logTransfer(transferId, "events_delivered", { delivered: result.delivered });
       if (result.parkedEventId !== null) this.host.onParked(result.parkedEventId);
     } catch (error) {
       await this.host.storage.put(eventsDueKey, Date.now() + eventsFaultRetryMs);
-      log("events_fault", { transfer_id: transferId, message: error instanceof Error ? error.message : String(error) });
+      logTransfer(transferId, "events_fault", { message: error instanceof Error ? error.message : String(error) });
     }
   }
 }
@@ -80,8 +81,4 @@ export class EventDelivery {
 function eventsConfigOf(env: Env): EventsConfig {
   const config = configOf(env);
   return config.ok ? config.config.events : { delivery: "off" };
-}
-
-function log(event: string, fields: Record<string, unknown>): void {
-  console.log(JSON.stringify({ event, ...fields }));
 }

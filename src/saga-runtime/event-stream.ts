@@ -6,6 +6,7 @@
 // reconnects with Last-Event-ID). Server-sent events: `id` is the event's sequence.
 import type { Queryable } from "../db/queryable.ts";
 import { eventsAfter, latestEvent, type StreamedEvent } from "../events/stream-reads.ts";
+import { logTransfer } from "../lib/log.ts";
 
 /** A stream's longest life: bounds what one idle client holds open; EventSource reconnects. */
 export const streamLifetimeMsMax = 5 * 60 * 1000;
@@ -90,7 +91,9 @@ export class EventStreams {
       for (const subscriber of [...this.subscribers]) this.send(subscriber, events);
       return true;
     } catch (error) {
-      console.error(JSON.stringify({ event: "stream_notify_fault", transfer_id: this.transferId, message: String(error) }));
+      // The step committed; a stream that misses this push gets it with the retry, the next
+      // change, or from Last-Event-ID when it reconnects. Never a fault of the saga step.
+      logTransfer(this.transferId, "stream_notify_fault", { message: String(error) }, "error");
       return false;
     }
   }

@@ -1,6 +1,8 @@
 // Reads of the saga record for clients and operators; each is one round trip, and each tells
 // an unknown account apart (the API answers 403 for it).
 import type { Queryable } from "../db/queryable.ts";
+import { decodeBase64Url, encodeBase64Url } from "../lib/base64url.ts";
+import { uuidPattern } from "../lib/ids.ts";
 import type { TransferResource } from "./store.ts";
 
 export type TransferRead = { outcome: "found"; transfer: TransferResource } | { outcome: "not_found" } | { outcome: "account_not_found" };
@@ -28,15 +30,11 @@ interface Cursor {
 }
 
 function encodeCursor(cursor: Cursor): string {
-  return btoa(JSON.stringify([cursor.createdAt, cursor.id]))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replaceAll("=", "");
+  return encodeBase64Url(new TextEncoder().encode(JSON.stringify([cursor.createdAt, cursor.id])));
 }
 
 /** As PostgreSQL renders a timestamptz in JSON: `2026-12-01T06:22:10.123456+00:00`. */
 const cursorTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
-const cursorIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Transfers exist from the project's first year on; a cursor outside these years was never issued. */
 const cursorYearMin = 2000;
 const cursorYearMax = 9999;
@@ -58,16 +56,18 @@ function isIssuableTime(createdAt: string): boolean {
  */
 function decodeCursor(raw: string): Cursor | null {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) return null;
+  const bytes = decodeBase64Url(raw);
+  if (bytes === undefined) return null;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(atob(raw.replaceAll("-", "+").replaceAll("_", "/")));
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
     return null;
   }
   if (!Array.isArray(parsed) || parsed.length !== 2) return null;
   const [createdAt, id] = parsed;
   if (typeof createdAt !== "string" || typeof id !== "string") return null;
-  if (!isIssuableTime(createdAt) || !cursorIdPattern.test(id)) return null;
+  if (!isIssuableTime(createdAt) || !uuidPattern.test(id)) return null;
   const cursor = { createdAt, id };
   return encodeCursor(cursor) === raw ? cursor : null;
 }

@@ -1,9 +1,8 @@
 // The saga object's view of its transfer row (transfer_saga_json in SQL), parsed strictly:
 // the row comes from our own database, but a malformed one must stop the saga, not steer it.
 import { z } from "zod";
+import { pixKeyTypes } from "../lib/ids.ts";
 import { transferStates } from "../saga/states.ts";
-
-const pixKeyTypes = ["cpf", "cnpj", "email", "phone", "evp"] as const;
 
 export const sagaRecordSchema = z
   .object({

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
 import { sqlStringList } from "../db/sql-list.ts";
 import { accounts, ledgerTransactions } from "../ledger/schema.ts";
+import { pixKeyTypes } from "../lib/ids.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, inFlightStates, transferStates } from "../saga/states.ts";
 
@@ -47,7 +48,7 @@ export const transfers = pgTable(
     // first under the row's lock; this refuses any writer that does not).
     check("transfers_returned_within_amount", sql`${t.returnedCents} >= 0 AND ${t.returnedCents} <= ${t.amountCents}`),
     check("transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(transferStates))})`),
-    check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN ('cpf', 'cnpj', 'email', 'phone', 'evp')`),
+    check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN (${sql.raw(sqlStringList(pixKeyTypes))})`),
     check("transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
     check(
       "transfers_failure_reason_known",

@@ -4,8 +4,8 @@
 // funds) and sends nothing to the provider.
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { pixKeyTypes } from "../../src/http/pix-key.ts";
 import { problemSchema, transferSchema } from "../../src/http/schemas.ts";
+import { pixKeyTypes } from "../../src/lib/ids.ts";
 import { call, clientHeaders } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { emptyAccount, footprint } from "./helpers.ts";

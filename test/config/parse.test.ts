@@ -103,6 +103,39 @@ describe("parseConfig", () => {
   });
 });
 
+describe("the variables read outside the routes' hot path", () => {
+  const eventsSecret = `whsec_${btoa("events-key-0123456789abcdefghij")}`;
+  it.each([
+    { name: "PROVIDER_SEND_CONCURRENCY above 1000", env: { PROVIDER_SEND_CONCURRENCY: "10000" }, variable: "PROVIDER_SEND_CONCURRENCY" },
+    {
+      name: "an OPS_CREDIT_APPROVAL_ABOVE_CENTS in exponent form",
+      env: { OPS_CREDIT_APPROVAL_ABOVE_CENTS: "1e6" },
+      variable: "OPS_CREDIT_APPROVAL_ABOVE_CENTS",
+    },
+    {
+      name: "an EVENTS_RETRY_FIRST_MS with a unit",
+      env: { EVENTS_URL: "https://events.example/in", EVENTS_SECRET: eventsSecret, EVENTS_RETRY_FIRST_MS: "10s" },
+      variable: "EVENTS_RETRY_FIRST_MS",
+    },
+  ])("refuses $name at startup, naming $variable", ({ env: bad, variable }) => {
+    expect(parseConfig(productionEnv(bad))).toMatchObject({ ok: false, problems: [{ variable }] });
+  });
+
+  it("refuses an EVENTS_SECRET that is also a WEBHOOK_SECRET, once", () => {
+    const production = productionEnv();
+    const result = parseConfig({ ...production, EVENTS_URL: "https://events.example/in", EVENTS_SECRET: production.WEBHOOK_SECRET });
+    expect(result).toMatchObject({ ok: false, problems: [{ variable: "EVENTS_SECRET" }] });
+  });
+
+  it("holds them in the frozen Config, parsed", () => {
+    const result = parseConfig(productionEnv({ PROVIDER_SEND_CONCURRENCY: "1", OPS_CREDIT_APPROVAL_ABOVE_CENTS: "250000" }));
+    expect(result).toMatchObject({
+      ok: true,
+      config: { sendConcurrency: 1, creditApprovalAboveCents: 250_000, events: { delivery: "off" } },
+    });
+  });
+});
+
 describe("configOf", () => {
   it("parses an env once and answers the same frozen object after", () => {
     const once = productionEnv();

@@ -19,9 +19,26 @@ describe("console login", () => {
     expect(html).toMatch(/^<!doctype html><html lang="en">/);
     expect(html).toContain('<label for="token">');
     expect(html).toContain('id="token" name="token" type="password"');
-    expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
     expect(response.headers.get("x-frame-options")).toBe("DENY");
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("referrer-policy")).toBe("same-origin");
     expect(response.headers.get("cache-control")).toBe("no-store");
+    // HSTS is the zone's to set, not one path's.
+    expect(response.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("refuses a login post that carries neither Origin nor Sec-Fetch-Site: every browser sends one", async () => {
+    const response = await call("/console/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: env.OPS_TOKEN }).toString(),
+      redirect: "manual",
+    });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("set-cookie")).toBeNull();
   });
 
   it("sets an HttpOnly, Secure, SameSite=Strict session cookie for the operator token", async () => {

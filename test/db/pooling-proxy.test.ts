@@ -1,5 +1,6 @@
-// The local WebSocket proxy pools server connections (scripts/lib/pg-pool), standing in for
-// Neon's pooled endpoint. Pooling must be invisible: a reused server process starts each
+// The local WebSocket proxy pools server connections per session (scripts/lib/pg-pool,
+// PgBouncer's session mode; Neon's pooler runs transaction mode, and why the Worker cannot tell
+// is said there). Pooling must be invisible: a reused server process starts each
 // client in a clean session, never inside someone else's transaction, and only for the
 // password that opened it.
 import { env } from "cloudflare:test";

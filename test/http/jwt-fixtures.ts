@@ -1,6 +1,6 @@
 // Token factories for the auth tests: HS256 with a secret, RS256/ES256 with keys generated here,
 // and hand-made tokens (alg none, bad encodings) that no library would produce.
-import { encodeBase64Url } from "../../src/http/auth/base64url.ts";
+import { encodeBase64Url } from "../../src/lib/base64url.ts";
 
 export type Claims = Record<string, unknown>;
 export type Header = Record<string, unknown>;

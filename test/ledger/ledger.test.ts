@@ -1,17 +1,12 @@
 import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import * as ledger from "../../src/ledger/ledger.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
+import { uniqueAccountId } from "../support/db.ts";
+import { poolTest } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(25);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const it = poolTest(25);
 
-async function fundedAccount(amountCents: number): Promise<string> {
+async function fundedAccount(pool: Pool, amountCents: number): Promise<string> {
   const accountId = uniqueAccountId();
   expect(await ledger.createAccount(pool, accountId)).toBe("created");
   if (amountCents > 0) expect(await ledger.credit(pool, accountId, "seed", amountCents)).toBe("credited");
@@ -19,8 +14,8 @@ async function fundedAccount(amountCents: number): Promise<string> {
 }
 
 describe("ledger holds under concurrency", () => {
-  it("holds exactly 10 of 20 concurrent 1000-cent holds against 10000, then settles to zero", async () => {
-    const accountId = await fundedAccount(10_000);
+  it("holds exactly 10 of 20 concurrent 1000-cent holds against 10000, then settles to zero", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 10_000);
     const holdIds = Array.from({ length: 20 }, () => crypto.randomUUID());
     const results = await Promise.all(holdIds.map((id) => ledger.hold(pool, id, accountId, 1_000)));
     expect(results.filter((r) => r === "held")).toHaveLength(10);
@@ -33,8 +28,8 @@ describe("ledger holds under concurrency", () => {
     expect(await ledger.balance(pool, accountId)).toEqual({ accountId, balanceCents: 0, heldCents: 0, availableCents: 0 });
   });
 
-  it("keeps 1,000 concurrent holds across 50 accounts consistent through random settles and releases", async () => {
-    const accountIds = await Promise.all(Array.from({ length: 50 }, () => fundedAccount(50_000)));
+  it("keeps 1,000 concurrent holds across 50 accounts consistent through random settles and releases", async ({ pool }) => {
+    const accountIds = await Promise.all(Array.from({ length: 50 }, () => fundedAccount(pool, 50_000)));
     const holds = Array.from({ length: 1_000 }, (_, i) => ({
       id: crypto.randomUUID(),
       accountId: accountIds[i % 50] as string,
@@ -80,16 +75,16 @@ describe("ledger holds under concurrency", () => {
 });
 
 describe("ledger idempotency", () => {
-  it("credits once per key and refuses the key with another amount", async () => {
-    const accountId = await fundedAccount(0);
+  it("credits once per key and refuses the key with another amount", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 0);
     expect(await ledger.credit(pool, accountId, "k1", 500)).toBe("credited");
     expect(await ledger.credit(pool, accountId, "k1", 500)).toBe("already_credited");
     expect(await ledger.credit(pool, accountId, "k1", 501)).toBe("exists_with_different_fields");
     expect((await ledger.balance(pool, accountId))?.balanceCents).toBe(500);
   });
 
-  it("holds once per hold id and refuses the id with another amount", async () => {
-    const accountId = await fundedAccount(1_000);
+  it("holds once per hold id and refuses the id with another amount", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 1_000);
     const holdId = crypto.randomUUID();
     expect(await ledger.hold(pool, holdId, accountId, 400)).toBe("held");
     expect(await ledger.hold(pool, holdId, accountId, 400)).toBe("already_held");
@@ -97,8 +92,8 @@ describe("ledger idempotency", () => {
     expect((await ledger.balance(pool, accountId))?.heldCents).toBe(400);
   });
 
-  it("remembers a refused hold: a repeat stays refused even after funds arrive", async () => {
-    const accountId = await fundedAccount(100);
+  it("remembers a refused hold: a repeat stays refused even after funds arrive", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 100);
     const holdId = crypto.randomUUID();
     expect(await ledger.hold(pool, holdId, accountId, 400)).toBe("insufficient_funds");
     await ledger.credit(pool, accountId, "more", 1_000);
@@ -106,8 +101,8 @@ describe("ledger idempotency", () => {
     expect((await ledger.balance(pool, accountId))?.heldCents).toBe(0);
   });
 
-  it("settles and releases once; the opposite resolution afterwards is refused", async () => {
-    const accountId = await fundedAccount(1_000);
+  it("settles and releases once; the opposite resolution afterwards is refused", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 1_000);
     const a = crypto.randomUUID();
     const b = crypto.randomUUID();
     await ledger.hold(pool, a, accountId, 300);
@@ -122,26 +117,26 @@ describe("ledger idempotency", () => {
     expect(await ledger.settle(pool, crypto.randomUUID())).toBe("hold_not_found");
   });
 
-  it("answers account_not_found instead of throwing for unknown accounts", async () => {
+  it("answers account_not_found instead of throwing for unknown accounts", async ({ pool }) => {
     expect(await ledger.credit(pool, "nobody-here", "k", 1)).toBe("account_not_found");
     expect(await ledger.hold(pool, crypto.randomUUID(), "nobody-here", 1)).toBe("account_not_found");
     expect(await ledger.createAccount(pool, uniqueAccountId())).toBe("created");
   });
 
-  it("leaves no hold row behind for an unknown or a house account, and the id stays usable", async () => {
+  it("leaves no hold row behind for an unknown or a house account, and the id stays usable", async ({ pool }) => {
     const holdId = crypto.randomUUID();
     expect(await ledger.hold(pool, holdId, uniqueAccountId("missing"), 1)).toBe("account_not_found");
     expect(await ledger.hold(pool, holdId, "house:funding", 1)).toBe("account_not_found");
     const { rows } = await pool.query("SELECT 1 FROM holds WHERE id = $1", [holdId]);
     expect(rows).toHaveLength(0);
-    const accountId = await fundedAccount(10);
+    const accountId = await fundedAccount(pool, 10);
     expect(await ledger.hold(pool, holdId, accountId, 10)).toBe("held");
   });
 });
 
 describe("the database itself guards the invariants", () => {
-  it("refuses a direct UPDATE that would make a balance negative", async () => {
-    const accountId = await fundedAccount(100);
+  it("refuses a direct UPDATE that would make a balance negative", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 100);
     await expect(pool.query("UPDATE accounts SET balance_cents = -1 WHERE id = $1", [accountId])).rejects.toThrow(
       /accounts_balance_not_negative|available/,
     );
@@ -151,8 +146,8 @@ describe("the database itself guards the invariants", () => {
     expect((await ledger.balance(pool, accountId))?.balanceCents).toBe(100);
   });
 
-  it("refuses UPDATE, DELETE and TRUNCATE on entries", async () => {
-    const accountId = await fundedAccount(100);
+  it("refuses UPDATE, DELETE and TRUNCATE on entries", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 100);
     await expect(pool.query("UPDATE entries SET amount_cents = 1 WHERE account_id = $1", [accountId])).rejects.toThrow(/append-only/);
     await expect(pool.query("DELETE FROM entries WHERE account_id = $1", [accountId])).rejects.toThrow(/append-only/);
     await expect(pool.query("TRUNCATE entries CASCADE")).rejects.toThrow(/append-only/);
@@ -160,8 +155,8 @@ describe("the database itself guards the invariants", () => {
     expect(Number(rows[0]?.n)).toBe(1);
   });
 
-  it("refuses a ledger transaction whose entries do not sum to zero", async () => {
-    const accountId = await fundedAccount(100);
+  it("refuses a ledger transaction whose entries do not sum to zero", async ({ pool }) => {
+    const accountId = await fundedAccount(pool, 100);
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
@@ -177,7 +172,7 @@ describe("the database itself guards the invariants", () => {
     expect((await ledger.reconcile(pool)).ok).toBe(true);
   });
 
-  it("refuses at COMMIT a hold row for an account that does not exist (the key is deferred)", async () => {
+  it("refuses at COMMIT a hold row for an account that does not exist (the key is deferred)", async ({ pool }) => {
     const holdId = crypto.randomUUID();
     const client = await pool.connect();
     try {
@@ -195,7 +190,7 @@ describe("the database itself guards the invariants", () => {
     expect(rows).toHaveLength(0);
   });
 
-  it("checks the hold's account key at COMMIT, so a hot account's holds make no MultiXacts", async () => {
+  it("checks the hold's account key at COMMIT, so a hot account's holds make no MultiXacts", async ({ pool }) => {
     // The MultiXacts themselves are counted by `npm run bench` (diag "MultiXacts per ledger
     // hold()"): the cluster-wide counter is shared with the files running beside this one.
     const { rows } = await pool.query<{ deferrable: boolean; deferred: boolean }>(

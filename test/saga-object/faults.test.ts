@@ -2,7 +2,7 @@
 // never compensated for, and loses nothing.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { providerFor } from "../../src/provider/select.ts";
 import { orderOf } from "../../src/saga-runtime/advance.ts";
 import {
@@ -15,19 +15,13 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { poolTest } from "../support/pool-test.ts";
 import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const it = poolTest(3);
 
 /** Kills every saga-object connection, again and again, for `durationMs`. Returns kills made. */
-async function killSagaConnections(durationMs: number, everyMs: number): Promise<number> {
+async function killSagaConnections(pool: Pool, durationMs: number, everyMs: number): Promise<number> {
   let kills = 0;
   const stopAtMs = Date.now() + durationMs;
   while (Date.now() < stopAtMs) {
@@ -56,11 +50,11 @@ async function createWithRetries(accountId: string, amountCents: number): Promis
 }
 
 describe("database connections killed mid-step", () => {
-  it("retries every saga to completion: none compensated, balances exact", async () => {
+  it("retries every saga to completion: none compensated, balances exact", async ({ pool }) => {
     const transfersPerAccount = 4;
     const amountCents = 700;
     const accountIds = await Promise.all(Array.from({ length: 5 }, () => fundedAccount(10_000)));
-    const killing = killSagaConnections(2_500, 25);
+    const killing = killSagaConnections(pool, 2_500, 25);
     const created = await Promise.all(
       accountIds.flatMap((accountId) => Array.from({ length: transfersPerAccount }, () => createWithRetries(accountId, amountCents))),
     );
@@ -95,7 +89,7 @@ describe("the provider down for a while", () => {
     });
   }
 
-  it("keeps an accepted transfer waiting through an outage, then completes it", async () => {
+  it("keeps an accepted transfer waiting through an outage, then completes it", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     // The provider has the payment (sent before the outage), but nothing was recorded yet.
     const saga = await openWithoutObject(pool, accountId, 1_000, "silent@sandbox.test");

@@ -3,28 +3,22 @@
 // transfer's own object, so the saga goes on at once instead of when the sweeper finds it.
 import { env, runInDurableObject } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { requestFingerprint } from "../../src/http/fingerprint.ts";
 import { normalisePixKey } from "../../src/http/pix-key.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { createTransfer, fundedAccount, sandboxPayment, type TransferJson, waitForFinalState } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { poolTest } from "../support/pool-test.ts";
 import { openWithoutObject } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(2);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const it = poolTest(2);
 
 const body = { amount_cents: 1_500, pix_key: "100.000.001-08", pix_key_type: "cpf" as const, description: null };
 const stub = (id: string): DurableObjectStub<TransferSaga> => env.TRANSFER_SAGA.getByName(id);
 const alarmOf = (id: string): Promise<number | null> => runInDurableObject(stub(id), (_, state) => state.storage.getAlarm());
 
 /** What the route's first start() committed before its object died: the transfer, no object state. */
-async function openedByLostStart(accountId: string, idempotencyKey: string): Promise<string> {
+async function openedByLostStart(pool: Pool, accountId: string, idempotencyKey: string): Promise<string> {
   const key = normalisePixKey(body.pix_key_type, body.pix_key);
   if (!key.ok) throw new Error(key.message);
   const fingerprint = await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, body.description]);
@@ -36,10 +30,10 @@ async function openedByLostStart(accountId: string, idempotencyKey: string): Pro
 }
 
 describe("a replay after a start that died before arming", () => {
-  it("arms the transfer's own object, which then pays it once and completes it", async () => {
+  it("arms the transfer's own object, which then pays it once and completes it", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const idempotencyKey = crypto.randomUUID();
-    const transferId = await openedByLostStart(accountId, idempotencyKey);
+    const transferId = await openedByLostStart(pool, accountId, idempotencyKey);
     expect(await alarmOf(transferId)).toBeNull();
 
     const replay = await createTransfer(accountId, body, idempotencyKey);
@@ -53,9 +47,9 @@ describe("a replay after a start that died before arming", () => {
     expect(await sandboxPayment(transferId)).toMatchObject({ made: true, send_calls: 1 });
   });
 
-  it("says what it did: armed, already armed, nothing to wait for, no such transfer", async () => {
+  it("says what it did: armed, already armed, nothing to wait for, no such transfer", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
-    const transferId = await openedByLostStart(accountId, crypto.randomUUID());
+    const transferId = await openedByLostStart(pool, accountId, crypto.randomUUID());
     expect(await stub(transferId).ensureArmed()).toEqual({ outcome: "armed" });
     expect((await waitForFinalState(accountId, transferId)).state).toBe("completed");
     expect(await alarmOf(transferId)).toBeNull();

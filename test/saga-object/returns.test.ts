@@ -3,7 +3,7 @@
 // transfer_return_apply crediting each return once, whoever reports it.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { returnsWatchMs } from "../../src/saga/returns.ts";
@@ -20,16 +20,10 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { checkInvariants } from "../support/invariants.ts";
+import { poolTest } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(6);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const it = poolTest(6);
 
 const startCents = 100_000;
 
@@ -53,7 +47,7 @@ async function completedTransfer(accountId: string, pixKey: string, amountCents:
 }
 
 /** Every return of the transfer with the number of ledger transactions and entries behind it. */
-async function creditsOf(transferId: string): Promise<{ id: string; transactions: number; entries: number; sum: number }[]> {
+async function creditsOf(pool: Pool, transferId: string): Promise<{ id: string; transactions: number; entries: number; sum: number }[]> {
   const { rows } = await pool.query<{ id: string; transactions: string; entries: string; sum: string }>(
     `SELECT r.id,
             (SELECT count(*) FROM ledger_transactions lt WHERE lt.op_key = 'return:' || r.id) AS transactions,
@@ -66,7 +60,7 @@ async function creditsOf(transferId: string): Promise<{ id: string; transactions
 }
 
 describe("returns reach the ledger once", () => {
-  it("returned@sandbox.test: the whole amount comes back, credited once, and the transfer stays completed", async () => {
+  it("returned@sandbox.test: the whole amount comes back, credited once, and the transfer stays completed", async ({ pool }) => {
     const accountId = await fundedAccount(startCents);
     const completed = await completedTransfer(accountId, "returned@sandbox.test", 2_500);
     expect(completed.returned_cents).toBe(0);
@@ -84,11 +78,11 @@ describe("returns reach the ledger once", () => {
       held_cents: 0,
       available_cents: startCents,
     });
-    expect(await creditsOf(completed.id)).toEqual([{ id: returned.returns[0]?.id, transactions: 1, entries: 2, sum: 0 }]);
+    expect(await creditsOf(pool, completed.id)).toEqual([{ id: returned.returns[0]?.id, transactions: 1, entries: 2, sum: 0 }]);
     expect((await sandboxPayment(completed.id))?.made).toBe(true);
   });
 
-  it("partial-return@sandbox.test: two returns (half rounded down, then the rest), each credited once", async () => {
+  it("partial-return@sandbox.test: two returns (half rounded down, then the rest), each credited once", async ({ pool }) => {
     const accountId = await fundedAccount(startCents);
     const completed = await completedTransfer(accountId, "partial-return@sandbox.test", 2_501);
 
@@ -100,14 +94,14 @@ describe("returns reach the ledger once", () => {
     ]);
     expect(returned.returned_cents).toBe(2_501);
     expect((await getBalance(accountId)).balance_cents).toBe(startCents);
-    const credits = await creditsOf(completed.id);
+    const credits = await creditsOf(pool, completed.id);
     expect(credits.map((c) => [c.transactions, c.entries, c.sum])).toEqual([
       [1, 2, 0],
       [1, 2, 0],
     ]);
   });
 
-  it("credits once when pokes and a direct apply (as reconciliation would) report the same return together", async () => {
+  it("credits once when pokes and a direct apply (as reconciliation would) report the same return together", async ({ pool }) => {
     const accountId = await fundedAccount(startCents);
     const completed = await completedTransfer(accountId, "returned@sandbox.test", 4_000);
     const saga = await loadSaga(pool, completed.id);
@@ -133,12 +127,12 @@ describe("returns reach the ledger once", () => {
 
     const returned = await waitForReturned(accountId, completed.id, 4_000);
     expect(returned.returns).toHaveLength(1);
-    expect(await creditsOf(completed.id)).toEqual([{ id: found.id, transactions: 1, entries: 2, sum: 0 }]);
+    expect(await creditsOf(pool, completed.id)).toEqual([{ id: found.id, transactions: 1, entries: 2, sum: 0 }]);
     expect((await getBalance(accountId)).balance_cents).toBe(startCents);
     expect(await checkInvariants(pool, { accountIds: [accountId] })).toEqual([]);
   });
 
-  it("asks nothing once the watch for returns has passed", async () => {
+  it("asks nothing once the watch for returns has passed", async ({ pool }) => {
     const accountId = await fundedAccount(startCents);
     const completed = await completedTransfer(accountId, "happy@example.com", 1_000);
     const saga = await loadSaga(pool, completed.id);

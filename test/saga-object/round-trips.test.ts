@@ -1,8 +1,7 @@
 // Database round trips per saga path, counted on the driver: the budget is one per step and
 // at most three on the happy path (CONTRACT §4 paths through the saga runner).
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { providerFor } from "../../src/provider/select.ts";
@@ -10,16 +9,10 @@ import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../src/transfers/store.ts";
 import { fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { poolTest } from "../support/pool-test.ts";
 import { openDefaults } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const it = poolTest(3);
 
 function counting(db: Queryable): Queryable & { count: number } {
   const counter = {
@@ -53,7 +46,7 @@ function ports(db: Queryable): SagaPorts {
 }
 
 describe("round trips per saga path", () => {
-  it("happy path: 3 (open with hold, submitted, settled)", async () => {
+  it("happy path: 3 (open with hold, submitted, settled)", async ({ pool }) => {
     const db = counting(pool);
     const saga = await open(db, await fundedAccount(10_000), 100, "silent@sandbox.test");
     if (!saga) throw new Error("not reserved");
@@ -65,7 +58,7 @@ describe("round trips per saga path", () => {
     expect(db.count).toBe(3);
   });
 
-  it("rejected by the provider: 2 (open with hold, compensated with release)", async () => {
+  it("rejected by the provider: 2 (open with hold, compensated with release)", async ({ pool }) => {
     const db = counting(pool);
     const saga = await open(db, await fundedAccount(10_000), 100, "reject@sandbox.test");
     if (!saga) throw new Error("not reserved");
@@ -74,14 +67,14 @@ describe("round trips per saga path", () => {
     expect(db.count).toBe(2);
   });
 
-  it("insufficient funds: 1", async () => {
+  it("insufficient funds: 1", async ({ pool }) => {
     const db = counting(pool);
     const saga = await open(db, await fundedAccount(50), 100, "silent@sandbox.test");
     expect(saga).toBeNull();
     expect(db.count).toBe(1);
   });
 
-  it("a duplicate trigger on a finished saga: 0, nothing written", async () => {
+  it("a duplicate trigger on a finished saga: 0, nothing written", async ({ pool }) => {
     const db = counting(pool);
     const saga = await open(db, await fundedAccount(10_000), 100, "reject@sandbox.test");
     if (!saga) throw new Error("not reserved");

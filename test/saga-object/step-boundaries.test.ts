@@ -2,7 +2,7 @@
 // still ends once, with one payment at the provider and one hold resolved once.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { providerFor } from "../../src/provider/select.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { orderOf } from "../../src/saga-runtime/advance.ts";
@@ -19,21 +19,15 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { poolTest } from "../support/pool-test.ts";
 import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(5);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const it = poolTest(5);
 
 const amountCents = 1_500;
 const stub = (id: string): DurableObjectStub<TransferSaga> => env.TRANSFER_SAGA.getByName(id);
 
-async function expectPaidOnce(accountId: string, transferId: string, startCents: number): Promise<void> {
+async function expectPaidOnce(pool: Pool, accountId: string, transferId: string, startCents: number): Promise<void> {
   const final = await waitForFinalState(accountId, transferId);
   expect(final.state).toBe("completed");
   expect(await ledgerFootprint(pool, transferId)).toMatchObject({ holdStatus: "settled", settleTransactions: 1, entries: 2 });
@@ -43,7 +37,7 @@ async function expectPaidOnce(accountId: string, transferId: string, startCents:
 }
 
 describe("a crash at a step boundary repeats the step safely", () => {
-  it("after the hold commits (no object state, no alarm): the sweeper finds it and sends once", async () => {
+  it("after the hold commits (no object state, no alarm): the sweeper finds it and sends once", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const saga = await openWithoutObject(pool, accountId, amountCents);
     expect(saga.state).toBe("funds_reserved");
@@ -52,11 +46,11 @@ describe("a crash at a step boundary repeats the step safely", () => {
     const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
     expect(swept.status).toBe(200);
     expect((await swept.json<{ poked: number }>()).poked).toBeGreaterThanOrEqual(1);
-    await expectPaidOnce(accountId, saga.id, 10_000);
+    await expectPaidOnce(pool, accountId, saga.id, 10_000);
     expect((await sandboxPayment(saga.id))?.send_calls).toBe(1);
   });
 
-  it("after the provider accepted but before it was recorded: the resend is idempotent", async () => {
+  it("after the provider accepted but before it was recorded: the resend is idempotent", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const saga = await openWithoutObject(pool, accountId, amountCents);
     const answer = await providerFor(env).send(orderOf(saga));
@@ -64,16 +58,16 @@ describe("a crash at a step boundary repeats the step safely", () => {
     expect((await loadSaga(pool, saga.id))?.state).toBe("funds_reserved");
 
     await stub(saga.id).poke("sweeper");
-    await expectPaidOnce(accountId, saga.id, 10_000);
+    await expectPaidOnce(pool, accountId, saga.id, 10_000);
     const payment = await sandboxPayment(saga.id);
     expect(payment?.send_calls).toBe(2);
   });
 
-  it("after settle, with the object's copy stale: the guarded write refuses a second settle", async () => {
+  it("after settle, with the object's copy stale: the guarded write refuses a second settle", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "silent@sandbox.test", pix_key_type: "email" });
     const { id } = await created.json<TransferJson>();
-    await expectPaidOnce(accountId, id, 10_000);
+    await expectPaidOnce(pool, accountId, id, 10_000);
 
     // Rewind the object's cached copy to `submitted`, as if it crashed before caching the settle.
     await runInDurableObject(stub(id), async (_instance: TransferSaga, state) => {
@@ -83,12 +77,12 @@ describe("a crash at a step boundary repeats the step safely", () => {
     });
     const poked = await stub(id).poke("webhook");
     expect(poked.state).toBe("completed");
-    await expectPaidOnce(accountId, id, 10_000);
+    await expectPaidOnce(pool, accountId, id, 10_000);
   });
 });
 
 describe("duplicate and racing triggers", () => {
-  it("resolves once when alarms fire twice and the sweeper pokes at the same time", async () => {
+  it("resolves once when alarms fire twice and the sweeper pokes at the same time", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const saga = await openWithoutObject(pool, accountId, amountCents);
     const object = stub(saga.id);
@@ -97,13 +91,13 @@ describe("duplicate and racing triggers", () => {
       runInDurableObject(object, (instance: TransferSaga) => instance.alarm()),
       runInDurableObject(object, (instance: TransferSaga) => instance.alarm()),
     ]);
-    await expectPaidOnce(accountId, saga.id, 10_000);
+    await expectPaidOnce(pool, accountId, saga.id, 10_000);
     // Settled: the object keeps no alarm, so a further alarm run finds nothing to do.
     expect(await runDurableObjectAlarm(object)).toBe(false);
     expect((await sandboxPayment(saga.id))?.send_calls).toBe(1);
   });
 
-  it("resolves once when a webhook races the alarm", async () => {
+  it("resolves once when a webhook races the alarm", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "silent@sandbox.test", pix_key_type: "email" });
     const { id } = await created.json<TransferJson>();
@@ -115,10 +109,10 @@ describe("duplicate and racing triggers", () => {
     ]);
     expect(answers[0]?.status).toBe(202);
     expect(answers[2]?.status).toBe(202);
-    await expectPaidOnce(accountId, id, 10_000);
+    await expectPaidOnce(pool, accountId, id, 10_000);
   });
 
-  it("lets exactly one of two writes decided from the same state through", async () => {
+  it("lets exactly one of two writes decided from the same state through", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const saga = await openWithoutObject(pool, accountId, amountCents);
     const change = {

@@ -1,9 +1,15 @@
-// Warm PostgreSQL server connections kept between clients by the local WebSocket proxy, the
-// stand-in for Neon's pooled endpoint (PgBouncer in session mode). Production is told to use
-// the pooled connection string (README), where a saga object's new connection gets a server
-// process that is already running and has our functions compiled; without a pool here, every
-// local connection forked a backend, authenticated and compiled them again (docs/performance.md:
-// 5 ms for the first transfer_apply of a backend against 1.9 ms for the next).
+// Warm PostgreSQL server connections kept between clients by the local WebSocket proxy (tests,
+// `npm start`, the bench; production's queries never pass through it). It pools per session,
+// as PgBouncer's session mode does: a client keeps one server process until it disconnects, and
+// the process is reused after DISCARD ALL. Neon's pooled endpoint runs PgBouncer in transaction
+// mode, handing server processes between clients at each transaction's end. The two differ only
+// for session state kept across transactions (plain SET, session advisory locks, named prepared
+// statements, LISTEN), and the Worker keeps none: each query is its own transaction, its locks
+// and settings are transaction-scoped (pg_advisory_xact_lock, SET LOCAL), and the migrator, which
+// holds a session lock, uses the direct endpoint. What this reproduces is the cost both modes
+// remove: without it every local connection forked a backend, authenticated and compiled our
+// functions again (docs/performance.md: 5 ms for the first transfer_apply of a backend against
+// 1.9 ms for the next).
 import type { Socket } from "node:net";
 
 /** A server connection that finished its startup, with what a reusing client must be told. */

@@ -1,7 +1,6 @@
 // Search by transfer id, end_to_end_id or account id: exact matches only, each one indexed.
 import type { Queryable } from "../../db/queryable.ts";
-import { accountIdPattern } from "../../http/ops/accounts.ts";
-import { transferIdPattern } from "./story.ts";
+import { accountIdPattern, uuidPattern } from "../../lib/ids.ts";
 
 /** Longer than any id we search by; a longer query finds nothing without asking the database. */
 export const queryLengthMax = 128;
@@ -12,7 +11,7 @@ export type SearchHit = { kind: "transfer"; id: string; matched: "id" | "end_to_
 export async function search(db: Queryable, rawQuery: string): Promise<SearchHit[]> {
   const query = rawQuery.trim();
   if (query === "" || query.length > queryLengthMax) return [];
-  const asTransferId = transferIdPattern.test(query.toLowerCase()) ? query.toLowerCase() : null;
+  const asTransferId = uuidPattern.test(query.toLowerCase()) ? query.toLowerCase() : null;
   const asAccountId = accountIdPattern.test(query) ? query : null;
   const { rows } = await db.query<{
     kind: "transfer" | "account";

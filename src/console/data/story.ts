@@ -2,6 +2,7 @@
 // answers with), parsed once here so the views work with checked, typed fields.
 import { z } from "zod";
 import type { Queryable } from "../../db/queryable.ts";
+import { uuidPattern } from "../../lib/ids.ts";
 import { transferStory } from "../../transfers/ops-reads.ts";
 
 const historyEntry = z.object({
@@ -62,10 +63,8 @@ export type TransferStory = z.infer<typeof storySchema>;
 export type HistoryEntry = z.infer<typeof historyEntry>;
 export type ProviderCall = z.infer<typeof providerCall>;
 
-export const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export async function readTransferStory(db: Queryable, transferId: string): Promise<TransferStory | null> {
-  if (!transferIdPattern.test(transferId)) return null;
+  if (!uuidPattern.test(transferId)) return null;
   const story = await transferStory(db, transferId);
   return story === null ? null : storySchema.parse(story);
 }

@@ -2,9 +2,9 @@
 // session cookie; a wrong token (a client JWT included) gets the form again with a 401.
 import { Hono } from "hono";
 import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
-import { sameSecret } from "../../http/auth/ops-auth.ts";
-import { log } from "../../http/request-id.ts";
 import { controlProblem } from "../../http/text.ts";
+import { log } from "../../lib/log.ts";
+import { sameSecret } from "../../lib/same-secret.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { accessIdentity, noTokenLogin, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";
@@ -32,7 +32,7 @@ loginRoutes.post("/login", async (c) => {
   if (!c.env.OPS_TOKEN) return noTokenLogin(c);
   // No session exists yet to bind a token to; the Origin check stops another site from
   // logging the operator into a session it chose (login CSRF).
-  if (!sameOrigin(c)) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
+  if (!(await sameOrigin(c))) return page(c, <LoginPage error="This login did not come from the console's own page." />, 403);
   const form = await c.req.parseBody();
   const token = typeof form.token === "string" ? form.token : "";
   // Bad input, not a guess (no token has control characters): 400, and the throttle is not spent.

@@ -12,8 +12,9 @@
 // nothing usable cached is a 503 (our outage). Whether the account exists (403 otherwise) is for
 // the route that reads the database.
 import type { MiddlewareHandler } from "hono";
+import { accountIdPattern } from "../../lib/ids.ts";
+import { log } from "../../lib/log.ts";
 import { problem } from "../problem.ts";
-import { log } from "../request-id.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
 import { defaultJwksFetch, JwksCache, type JwksFetch, jwksRefetchIntervalMsMin } from "./jwks.ts";
 import { type JwtFailure, type KeyLookup, verifyJwt } from "./jwt.ts";
@@ -22,7 +23,6 @@ export type ClientAuthVariables = { accountId: string };
 export type ClientAuthBindings = Pick<Env, "JWT_SECRET" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE">;
 
 /** CONTRACT §5: account ids are 1 to 64 of [A-Za-z0-9_-]. */
-export const accountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 /** RFC 7518 §3.2: an HS256 key shorter than the hash output (32 bytes) is guessable. */
 export const jwtSecretLengthMin = 32;
 

@@ -8,6 +8,7 @@
 // let one request wait on I/O that another request started. jose (createLocalJWKSet) picks and
 // imports the key; this keeps the fetching policy: TTL, rate-limited refetch, stale-if-error.
 import { createLocalJWKSet, type JWK } from "jose";
+import { logEvent } from "../../lib/log.ts";
 import type { JwtKeyQuery, KeyLookup } from "./jwt.ts";
 
 export type JwksFetch = (url: string, init: RequestInit) => Promise<Response>;
@@ -75,7 +76,7 @@ export class JwksCache {
       this.kids = new Set(keySet.keys.map((jwk) => jwk.kid ?? ""));
       this.fetchedAtMs = nowMs;
     } catch (error) {
-      console.warn(JSON.stringify({ event: "jwks_fetch_failed", url: this.url, error: String(error) }));
+      logEvent("jwks_fetch_failed", { url: this.url, error: String(error) }, "warn");
     }
   }
 }

@@ -6,8 +6,9 @@
 //   ops.use(opsAuth());
 //   c.get("actor")   // "ana@fintech.com.br" or "ops-token", recorded with every operator action
 import type { Context, MiddlewareHandler } from "hono";
+import { log } from "../../lib/log.ts";
+import { sameSecret } from "../../lib/same-secret.ts";
 import { problem } from "../problem.ts";
-import { log } from "../request-id.ts";
 import { type AccessBindings, type AccessVerifier, accessAssertionHeader, workerAccessVerifier } from "./access.ts";
 import { throttleFailedAuth } from "./auth-throttle.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
@@ -67,17 +68,4 @@ async function operatorOf(c: OpsContext, access: AccessVerifier, nowMs: number):
   const presented = bearer.ok || bearer.reason === "malformed";
   const detail = bearer.ok ? "The operator token is not valid." : "An operator bearer token or an Access assertion is required.";
   return (await throttleFailedAuth(c)) ?? unauthorized(c, detail, presented);
-}
-
-/**
- * Hashing both sides first gives timingSafeEqual the equal lengths it needs, so neither the
- * token's content nor its length leaks through how long the comparison takes.
- */
-export async function sameSecret(presented: string, expected: string): Promise<boolean> {
-  const encoder = new TextEncoder();
-  const [presentedHash, expectedHash] = await Promise.all([
-    crypto.subtle.digest("SHA-256", encoder.encode(presented)),
-    crypto.subtle.digest("SHA-256", encoder.encode(expected)),
-  ]);
-  return crypto.subtle.timingSafeEqual(presentedHash, expectedHash);
 }

@@ -3,15 +3,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { createAccountAs, creditAs, requestCreditAs } from "../../audit/operator-writes.ts";
-import { creditApprovalAboveCents } from "../../config/integer.ts";
+import { configuredOrThrow } from "../../config/isolate.ts";
 import * as ledger from "../../ledger/ledger.ts";
+import { accountIdPattern } from "../../lib/ids.ts";
 import type { AppEnv } from "../app-env.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
 import { problem } from "../problem.ts";
 import { jsonBody, validationProblem } from "../validation.ts";
 
-export const accountIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
 export const creditKeyLengthMax = 255;
 
 export const creditBody = z.strictObject({
@@ -36,7 +36,7 @@ opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const body = c.req.valid("json");
-  if (body.amount_cents > creditApprovalAboveCents(c.env.OPS_CREDIT_APPROVAL_ABOVE_CENTS)) {
+  if (body.amount_cents > configuredOrThrow(c.env).creditApprovalAboveCents) {
     const requested = await withRequestDb(c, (db) =>
       requestCreditAs(db, accountId, body.idempotency_key, body.amount_cents, c.get("actor")),
     );

@@ -3,10 +3,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { listOperatorActions } from "../../audit/audit-reads.ts";
+import { accountIdPattern } from "../../lib/ids.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
 import { queryParams } from "../validation.ts";
-import { accountIdPattern } from "./accounts.ts";
 
 export const auditPageSizeMax = 100;
 /** An Access email or `ops-token`; printable, bounded. */

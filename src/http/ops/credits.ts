@@ -4,20 +4,19 @@
 import { Hono } from "hono";
 import { approveCreditAs } from "../../audit/operator-writes.ts";
 import * as ledger from "../../ledger/ledger.ts";
+import { uuidPattern } from "../../lib/ids.ts";
 import type { AppEnv } from "../app-env.ts";
 import { opsTokenActor } from "../auth/ops-auth.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
 import { problem } from "../problem.ts";
 
-const creditIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export const opsCreditRoutes = new Hono<AppEnv>();
 
 opsCreditRoutes.post("/:credit_id/approve", async (c) => {
   const creditId = c.req.param("credit_id");
   const actor = c.get("actor");
-  if (!creditIdPattern.test(creditId)) return problem(c, 404, { type: "not-found", detail: "No such credit request." });
+  if (!uuidPattern.test(creditId)) return problem(c, 404, { type: "not-found", detail: "No such credit request." });
   if (actor === opsTokenActor) {
     return problem(c, 403, {
       type: "forbidden",

@@ -1,6 +1,7 @@
 // Operator transfer routes (CONTRACT §5): the queue, one transfer's story, resolve, sweep.
 import { Hono } from "hono";
 import { z } from "zod";
+import { accountIdPattern, uuidPattern } from "../../lib/ids.ts";
 import { transferStates } from "../../saga/states.ts";
 import type { ResolveResult } from "../../saga-object.ts";
 import { sweep } from "../../sweeper.ts";
@@ -10,10 +11,8 @@ import { withRequestDb } from "../db.ts";
 import { callObject } from "../object-call.ts";
 import { problem } from "../problem.ts";
 import { jsonBody, queryParams } from "../validation.ts";
-import { accountIdPattern } from "./accounts.ts";
 
 export const resolveNoteLengthMax = 1_000;
-const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const opsListTransfersQuery = z.strictObject({
   state: z.enum(transferStates).optional(),
@@ -44,14 +43,14 @@ opsTransferRoutes.get("/", queryParams(opsListTransfersQuery), async (c) => {
 
 opsTransferRoutes.get("/:id", async (c) => {
   const id = c.req.param("id");
-  const story = transferIdPattern.test(id) ? await withRequestDb(c, (db) => transferStory(db, id)) : null;
+  const story = uuidPattern.test(id) ? await withRequestDb(c, (db) => transferStory(db, id)) : null;
   if (!story) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   return c.json(story);
 });
 
 opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: ["note"] }), async (c) => {
   const id = c.req.param("id");
-  if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (!uuidPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
   const { outcome, note } = c.req.valid("json");
   const notRecorded = "The resolution could not be recorded; try again.";
   const result = await callObject<ResolveResult>(

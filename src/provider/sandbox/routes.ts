@@ -8,6 +8,7 @@ import { configOf } from "../../config/isolate.ts";
 import type { Config } from "../../config/parse.ts";
 import { callObject } from "../../http/object-call.ts";
 import { problem } from "../../http/problem.ts";
+import { pixKeyTypes } from "../../lib/ids.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { sandboxEfiRoutes } from "./efi-routes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
@@ -21,7 +22,7 @@ const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 export const sendBodySchema = z.object({
   amount_cents: z.number().int().min(1).max(1_000_000_000_000),
   pix_key: z.string().min(1).max(140),
-  pix_key_type: z.enum(["cpf", "cnpj", "email", "phone", "evp"]),
+  pix_key_type: z.enum(pixKeyTypes),
   description: z.string().max(140).nullable().optional(),
 });
 

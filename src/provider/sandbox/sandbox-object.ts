@@ -5,7 +5,8 @@
 // (WEBHOOK_SECRET only verifies the provider: locally it lists the same key, so these verify).
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../../config/isolate.ts";
-import type { PixKeyType } from "../port.ts";
+import type { PixKeyType } from "../../lib/ids.ts";
+import { logEvent } from "../../lib/log.ts";
 import {
   idempotencyConflictAnswer,
   needsEndToEndId,
@@ -204,14 +205,10 @@ export class SandboxProvider extends DurableObject<Env> {
       const returnAtMs = next.state === "pending" ? null : nextReturnAtMs(row, nowMs);
       if (returnAtMs !== null) this.store.scheduleWebhook(row.idempotency_key, `msg_${crypto.randomUUID()}`, returnAtMs);
       if (!result.delivered) {
-        console.warn(
-          JSON.stringify({
-            event: "sandbox_webhook_failed",
-            idempotency_key: row.idempotency_key,
-            attempts,
-            next: next.state,
-            error: result.error,
-          }),
+        logEvent(
+          "sandbox_webhook_failed",
+          { idempotency_key: row.idempotency_key, attempts, next: next.state, error: result.error },
+          "warn",
         );
       }
       reports.push({ idempotencyKey: row.idempotency_key, webhookId: row.webhook_id, claimedStatus, ...result });

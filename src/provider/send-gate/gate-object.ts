@@ -3,6 +3,7 @@
 // time). A send holds a lease; leases expire, so a holder that died mid-send cannot block the
 // gate forever; waiters are served first come, first served, and give up after a bounded wait.
 import { DurableObject } from "cloudflare:workers";
+import { logEvent } from "../../lib/log.ts";
 
 export const sendGateInstanceName = "provider";
 /** Bounds the queue: beyond it a send is told "busy" at once and retries on its own backoff. */
@@ -94,7 +95,7 @@ export class SendGate extends DurableObject<Env> {
       if (expiresAtMs <= nowMs) {
         leases.delete(leaseId);
         changed = true;
-        console.warn(JSON.stringify({ event: "send_gate_lease_expired", lease_id: leaseId }));
+        logEvent("send_gate_lease_expired", { lease_id: leaseId }, "warn");
       }
     }
     if (changed) this.persist(leases);

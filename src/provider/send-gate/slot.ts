@@ -1,11 +1,9 @@
 // Runs one provider send inside a SendGate lease when PROVIDER_SEND_CONCURRENCY is above 0 (no
 // gate call at all at 0). Busy after the bounded wait is a fault, not an outcome: the saga step
 // throws, nothing was sent, and the object retries on its fault backoff.
-import { readIntegerVariable } from "../../config/integer.ts";
+import { configuredOrThrow } from "../../config/isolate.ts";
 import { sendGateInstanceName } from "./gate-object.ts";
 
-/** Far above any provider's wish; a typo like 10000 fails loudly instead. */
-const sendConcurrencyMax = 1_000;
 /** A waiting send gives up after this and retries later: the saga's step must not wait forever. */
 export const sendSlotWaitMsMax = 30_000;
 /** A lease outlives the longest send: four bounded calls (token, send, new token, send) and a margin. */
@@ -20,12 +18,8 @@ import type { SendSlot } from "./send-slot.ts";
 
 export type { SendSlot };
 
-export function sendConcurrency(env: Pick<Env, "PROVIDER_SEND_CONCURRENCY">): number {
-  return readIntegerVariable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY, 0, 0, sendConcurrencyMax);
-}
-
 export function sendSlotFor(env: Env, timeoutMs: number): SendSlot {
-  const limit = sendConcurrency(env);
+  const limit = configuredOrThrow(env).sendConcurrency;
   if (limit === 0) return (work) => work();
   const leaseMs = leaseCallsMax * timeoutMs + leaseMarginMs;
   return async (work, keepLease) => {

@@ -4,8 +4,8 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../../src/config/saga-timings.ts";
+import type { PixKeyType } from "../../../src/lib/ids.ts";
 import type { RuleSettings } from "../../../src/limits/defaults.ts";
-import type { PixKeyType } from "../../../src/provider/port.ts";
 import type { StartResult } from "../../../src/saga-object.ts";
 import type { SagaRecord } from "../../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../../src/transfers/store.ts";

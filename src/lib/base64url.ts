@@ -1,4 +1,5 @@
-// Strict base64url (RFC 4648 §5, no padding) as JWS uses it: anything else is not a token.
+// Strict base64url (RFC 4648 §5, no padding), as JWS, the console session and the list cursors
+// use it: anything else is not ours.
 
 const base64UrlAlphabet = /^[A-Za-z0-9_-]*$/;
 
