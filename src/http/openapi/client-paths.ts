@@ -157,7 +157,7 @@ export function clientOperations(): RoutedOperation[] {
         operationId: "getLimits",
         summary: "Your Pix limits",
         description:
-          "Your limits (per transfer, daily, at night, with the night window) and what is left of today's, São Paulo day. A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
+          "Your limits (per transfer, daily, at night per transfer and per night window, with the window) and what is left of today's (São Paulo day) and of tonight's, plus increases not yet in force (`pending`). A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
         tags: ["accounts"],
         security: clientSecurity,
         responses: { "200": jsonResponse("The limits.", "Limits"), ...clientAuthResponses },
