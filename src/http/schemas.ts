@@ -125,6 +125,20 @@ export const limitsSchema = z.strictObject({
   new_key_review_above_cents: cents.nonnegative().describe("A first transfer to a new key above this waits for review"),
 });
 
+export const pixKeyOwnerSchema = z.strictObject({
+  pix_key: z.string().describe("The key, normalised as a transfer stores it"),
+  pix_key_type: z.enum(pixKeyTypes),
+  name: z.string().describe("The owner's name, masked: the first name and an initial, e.g. `Maria S***`"),
+  document: z.string().describe("The owner's CPF (`***.456.789-**`) or CNPJ (`12.345.678/****-**`), masked"),
+  institution: z.strictObject({
+    ispb: z
+      .string()
+      .regex(/^\d{8}$/)
+      .describe("The institution's ISPB"),
+    name: z.string(),
+  }),
+});
+
 // Operators (CONTRACT §5).
 
 export const opsTransferSchema = transferSchema.extend({ account_id: accountIdSchema });

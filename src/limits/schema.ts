@@ -94,3 +94,16 @@ export const nightUsageCharges = pgTable("night_usage_charges", {
     .references(() => transfers.id),
   evening: date("evening", { mode: "string" }).notNull(),
 });
+
+/**
+ * Each account's directory-lookup budget (src/lookup/budget.ts), a token bucket kept as one
+ * instant: the bucket holds (now - empty_at) / refill interval tokens, at most the bucket's size.
+ * Spending moves empty_at forward; past now means the account owes tokens (a miss costs more
+ * than was left).
+ */
+export const lookupBudgets = pgTable("lookup_budgets", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id),
+  emptyAt: timestamp("empty_at", { withTimezone: true, mode: "date" }).notNull(),
+});

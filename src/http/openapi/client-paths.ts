@@ -18,7 +18,7 @@ import type { ResponseObject, RoutedOperation } from "./types.ts";
 export const clientSecurity = [{ clientJwt: [] }];
 
 /** What every authenticated /v1 operation may answer besides its own outcomes. */
-const clientAuthResponses: Record<string, ResponseObject> = {
+export const clientAuthResponses: Record<string, ResponseObject> = {
   "401": problemResponse(
     "Missing, malformed, expired or wrongly signed token (`alg` is pinned; `none` is refused).",
     wwwAuthenticateHeader,
