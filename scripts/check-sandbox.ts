@@ -21,7 +21,11 @@ interface Row {
   failureCode?: string;
 }
 
-const startCents = 100_000;
+// The rows check the sandbox, not the Pix rules, at any hour: from 20:00 to 06:00 (São Paulo) the
+// default night limits (R$ 1,000 per transfer and per night) apply, and raising them would only
+// take effect 24 h later. So the balance stays small enough that every row, the insufficient-funds
+// one (startCents + 1) included, fits the night total together.
+const startCents = 50_000;
 const amountCents = 2_500;
 const waitMs = 60_000;
 
@@ -86,12 +90,6 @@ async function check(): Promise<number> {
   await call("PUT", `/ops/accounts/${accountId}`, opsToken, { quiet: true });
   await call("POST", `/ops/accounts/${accountId}/credits`, opsToken, {
     body: { amount_cents: startCents, idempotency_key: "seed" },
-    quiet: true,
-  });
-  // The rows check the sandbox, not the Pix rules: from 20:00 to 06:00 (São Paulo) the default
-  // night limit (R$ 1,000) would refuse the insufficient-funds row before the balance could.
-  await call("PUT", `/ops/accounts/${accountId}/limits`, opsToken, {
-    body: { night_per_transfer_cents: 10 * startCents },
     quiet: true,
   });
 

@@ -1,31 +1,36 @@
 -- Pix limits before the hold, called by transfer_open inside its transaction. Each rule answers
 -- a verdict: NULL to allow, or {action: refuse|review, rule, ...evidence}. Rules read facts only;
--- they write nothing and call nothing outside the database.
+-- they write nothing and call nothing outside the database. The limits are those in force at
+-- p_defaults.now_ms (the request's instant; an operator's increase waits 24 h), else now().
 CREATE OR REPLACE FUNCTION public.pix_limit_verdict(p_account_id text, p_amount_cents bigint, p_local_day date, p_local_minute integer, p_defaults jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
 AS $function$
 DECLARE
-  v_limits account_limits%ROWTYPE;
-  v_per_transfer bigint;
-  v_daily bigint;
-  v_night_cap bigint;
-  v_night_start_minute int;
+  v_limits jsonb := pix_limits_resolve(
+    account_limits_in_force(p_account_id, coalesce(ms_to_timestamptz((p_defaults->>'now_ms')::bigint), now())), p_defaults);
+  v_per_transfer bigint := (v_limits->>'per_transfer_cents')::bigint;
+  v_daily bigint := (v_limits->>'daily_cents')::bigint;
+  v_night_cap bigint := (v_limits->>'night_per_transfer_cents')::bigint;
+  v_night_total bigint := (v_limits->>'night_total_cents')::bigint;
+  -- Night runs from the account's start (20:00 by default) to 06:00 the next morning.
+  v_evening date := pix_night_evening(p_local_day, p_local_minute, (v_limits->>'night_start_minute')::int);
   v_used bigint;
 BEGIN
-  SELECT * INTO v_limits FROM account_limits WHERE account_id = p_account_id;
-  v_per_transfer := coalesce(v_limits.per_transfer_cents, (p_defaults->>'per_transfer_cents')::bigint);
-  v_daily := coalesce(v_limits.daily_cents, (p_defaults->>'daily_cents')::bigint);
-  v_night_cap := coalesce(v_limits.night_per_transfer_cents, (p_defaults->>'night_per_transfer_cents')::bigint);
-  v_night_start_minute := coalesce(extract(hour FROM v_limits.night_starts_at)::int * 60
-                                   + extract(minute FROM v_limits.night_starts_at)::int, 20 * 60);
   IF p_amount_cents > v_per_transfer THEN
     RETURN jsonb_build_object('action', 'refuse', 'rule', 'per_transfer', 'limit_cents', v_per_transfer);
   END IF;
-  -- Night runs from the account's start (20:00 by default) to 06:00 the next morning.
-  IF (p_local_minute >= v_night_start_minute OR p_local_minute < 6 * 60) AND p_amount_cents > v_night_cap THEN
-    RETURN jsonb_build_object('action', 'refuse', 'rule', 'nighttime', 'limit_cents', v_night_cap);
+  IF v_evening IS NOT NULL THEN
+    IF p_amount_cents > v_night_cap THEN
+      RETURN jsonb_build_object('action', 'refuse', 'rule', 'nighttime', 'limit_cents', v_night_cap);
+    END IF;
+    -- The Central Bank's nighttime limit caps the whole window, not only each transfer.
+    SELECT used_cents INTO v_used FROM night_usage WHERE account_id = p_account_id AND evening = v_evening;
+    IF coalesce(v_used, 0) + p_amount_cents > v_night_total THEN
+      RETURN jsonb_build_object('action', 'refuse', 'rule', 'night_total', 'limit_cents', v_night_total,
+                                'used_cents', coalesce(v_used, 0), 'evening', v_evening);
+    END IF;
   END IF;
   SELECT used_cents INTO v_used FROM daily_usage WHERE account_id = p_account_id AND day = p_local_day;
   IF coalesce(v_used, 0) + p_amount_cents > v_daily THEN

@@ -5,7 +5,8 @@
 -- daily sum, the velocity count and the hold are decided together and cannot be raced. The local
 -- (São Paulo) day and minute come from the caller's clock, so tests can drive them.
 -- p_rules carries the defaults: per_transfer_cents, daily_cents, night_per_transfer_cents,
--- velocity_max_per_10_min, new_key_review_above_cents.
+-- night_total_cents, velocity_max_per_10_min, new_key_review_above_cents; and now_ms, the
+-- request's instant, by which an operator's pending limit increases are judged.
 CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -69,6 +70,7 @@ BEGIN
     IF v_hold = 'held' THEN
       INSERT INTO daily_usage (account_id, day, used_cents) VALUES (p_account_id, p_local_day, p_amount_cents)
         ON CONFLICT (account_id, day) DO UPDATE SET used_cents = daily_usage.used_cents + EXCLUDED.used_cents;
+      PERFORM night_usage_consume(p_id, p_account_id, p_amount_cents, p_local_day, p_local_minute, p_rules);
       UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day, updated_at = now()
         WHERE id = p_id;
       INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)

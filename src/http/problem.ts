@@ -31,6 +31,8 @@ const defaultTitles = {
   internal: "Internal error",
   /** A dependency we cannot do without (the JWKS issuer, the database) is down; retry later. */
   unavailable: "Temporarily unavailable",
+  /** The provider publishes no directory lookup (Efí): GET /v1/pix-keys/:key cannot answer. */
+  "lookup-unsupported": "Directory lookup not available",
   /** The configuration has problems (CONTRACT §1): nothing is served until a deploy fixes it. */
   misconfigured: "Service not configured",
 } as const;

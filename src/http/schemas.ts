@@ -42,7 +42,7 @@ export const transferSchema = z.strictObject({
   failure_code: z
     .string()
     .nullable()
-    .describe("With limit_exceeded: per_transfer, daily or nighttime; with provider_rejected: the provider's code"),
+    .describe("With limit_exceeded: per_transfer, daily, nighttime, night_total or velocity; with provider_rejected: the provider's code"),
   end_to_end_id: z.string().nullable().describe("The Pix end-to-end id, once the provider gave one"),
   created_at: timestamp,
   updated_at: timestamp,
@@ -89,18 +89,51 @@ const localTime = z
   .regex(/^\d{2}:\d{2}$/)
   .describe("HH:MM, São Paulo time");
 
+/** A raised cents limit carries `value_cents`; a later night start (it shortens the night) carries `value`. */
+const pendingLimitSchema = z.union([
+  z.strictObject({
+    limit: z.enum(["per_transfer_cents", "daily_cents", "night_per_transfer_cents", "night_total_cents"]),
+    value_cents: cents.nonnegative(),
+    effective_at: timestamp,
+  }),
+  z.strictObject({ limit: z.literal("night_starts_at"), value: localTime, effective_at: timestamp }),
+]);
+
 export const limitsSchema = z.strictObject({
   account_id: accountIdSchema,
   per_transfer_cents: cents.positive().describe("The most one transfer may carry"),
   daily_cents: cents.nonnegative().describe("The most the account may send in one São Paulo day"),
   night_per_transfer_cents: cents.positive().describe("The most one transfer may carry at night"),
+  night_total_cents: cents.nonnegative().describe("The most all transfers of one night window may carry together"),
   night_starts_at: localTime,
   night_ends_at: localTime,
   day: z.iso.date().describe("Today in São Paulo"),
   used_today_cents: cents.nonnegative(),
   remaining_today_cents: cents.nonnegative(),
+  night_evening: z.iso
+    .date()
+    .describe("The night window now, or tonight's outside it, named by its evening (05:59 belongs to the evening before)"),
+  used_tonight_cents: cents.nonnegative(),
+  remaining_tonight_cents: cents.nonnegative(),
+  pending: z
+    .array(pendingLimitSchema)
+    .describe("Increases asked for by an operator, not yet in force: an increase waits 24 h, a decrease applies at once"),
   velocity_max_per_10_min: z.number().int().positive().describe("Transfers the account may start in any ten minutes"),
   new_key_review_above_cents: cents.nonnegative().describe("A first transfer to a new key above this waits for review"),
+});
+
+export const pixKeyOwnerSchema = z.strictObject({
+  pix_key: z.string().describe("The key, normalised as a transfer stores it"),
+  pix_key_type: z.enum(pixKeyTypes),
+  name: z.string().describe("The owner's name, masked: the first name and an initial, e.g. `Maria S***`"),
+  document: z.string().describe("The owner's CPF (`***.456.789-**`) or CNPJ (`12.345.678/****-**`), masked"),
+  institution: z.strictObject({
+    ispb: z
+      .string()
+      .regex(/^\d{8}$/)
+      .describe("The institution's ISPB"),
+    name: z.string(),
+  }),
 });
 
 // Operators (CONTRACT §5).

@@ -22,8 +22,8 @@ export function saoPauloClock(nowMs: number): LocalClock {
   return { day: `${parts.year}-${parts.month}-${parts.day}`, minuteOfDay: Number(parts.hour) * 60 + Number(parts.minute) };
 }
 
-/** The clock fields a transfer opens with. */
-export function localClockFields(nowMs: number): { localDay: string; localMinuteOfDay: number } {
+/** The clock fields a transfer opens with: São Paulo's day and minute for the rules, and the instant for pending limit increases. */
+export function localClockFields(nowMs: number): { localDay: string; localMinuteOfDay: number; nowMs: number } {
   const clock = saoPauloClock(nowMs);
-  return { localDay: clock.day, localMinuteOfDay: clock.minuteOfDay };
+  return { localDay: clock.day, localMinuteOfDay: clock.minuteOfDay, nowMs };
 }

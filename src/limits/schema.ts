@@ -1,8 +1,12 @@
-// Pix limits: each account's own limits (absent columns mean the configured defaults) and the
-// per-account, per-São-Paulo-day usage counter that the opening transaction consumes.
+// Pix limits: each account's own limits (absent columns mean the configured defaults), the
+// increases that wait 24 h, and the usage counters (per São Paulo day, per night window) that the
+// opening transaction consumes.
 import { sql } from "drizzle-orm";
-import { bigint, check, date, pgTable, primaryKey, text, time } from "drizzle-orm/pg-core";
+import { bigint, check, date, jsonb, pgTable, primaryKey, text, time, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sqlStringList } from "../db/sql-list.ts";
 import { accounts } from "../ledger/schema.ts";
+import { transfers } from "../transfers/schema.ts";
+import { limitNames } from "./names.ts";
 
 const cents = (name: string) => bigint(name, { mode: "number" });
 
@@ -15,6 +19,8 @@ export const accountLimits = pgTable(
     perTransferCents: cents("per_transfer_cents"),
     dailyCents: cents("daily_cents"),
     nightPerTransferCents: cents("night_per_transfer_cents"),
+    /** The cap on the sum of one night window's transfers. */
+    nightTotalCents: cents("night_total_cents"),
     /** Start of the nighttime window (São Paulo); it always ends at 06:00. */
     nightStartsAt: time("night_starts_at"),
   },
@@ -22,6 +28,7 @@ export const accountLimits = pgTable(
     check("account_limits_per_transfer_positive", sql`${t.perTransferCents} > 0`),
     check("account_limits_daily_not_negative", sql`${t.dailyCents} >= 0`),
     check("account_limits_night_positive", sql`${t.nightPerTransferCents} > 0`),
+    check("account_limits_night_total_not_negative", sql`${t.nightTotalCents} >= 0`),
     check("account_limits_night_starts_evening", sql`${t.nightStartsAt} >= '18:00' AND ${t.nightStartsAt} <= '23:59'`),
   ],
 );
@@ -38,3 +45,65 @@ export const dailyUsage = pgTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day] }), check("daily_usage_used_not_negative", sql`${t.usedCents} >= 0`)],
 );
+
+/**
+ * An operator's increase, in force from `effective_at` (24 h after it was asked for); until then
+ * account_limits holds the value in force. `value` is what the column will hold: a number of
+ * cents, an "HH:MM" start for night_starts_at, or null for the default.
+ */
+export const accountLimitsPending = pgTable(
+  "account_limits_pending",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    limitName: text("limit_name").notNull(),
+    value: jsonb("value").notNull(),
+    effectiveAt: timestamp("effective_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.limitName] }),
+    check("account_limits_pending_limit_known", sql`${t.limitName} IN (${sql.raw(sqlStringList(limitNames))})`),
+    check(
+      "account_limits_pending_value_typed",
+      sql`jsonb_typeof(${t.value}) = 'null' OR jsonb_typeof(${t.value}) = CASE WHEN ${t.limitName} = 'night_starts_at' THEN 'string' ELSE 'number' END`,
+    ),
+  ],
+);
+
+/**
+ * What an account has committed in one night window, keyed by the window's evening (a transfer
+ * at 05:59 counts toward the evening before): consumed with the hold, given back on compensation.
+ */
+export const nightUsage = pgTable(
+  "night_usage",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
+    evening: date("evening", { mode: "string" }).notNull(),
+    usedCents: cents("used_cents").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.evening] }), check("night_usage_used_not_negative", sql`${t.usedCents} >= 0`)],
+);
+
+/** Which night a held transfer consumed, so its compensation gives the amount back to that night, once. */
+export const nightUsageCharges = pgTable("night_usage_charges", {
+  transferId: uuid("transfer_id")
+    .primaryKey()
+    .references(() => transfers.id),
+  evening: date("evening", { mode: "string" }).notNull(),
+});
+
+/**
+ * Each account's directory-lookup budget (src/lookup/budget.ts), a token bucket kept as one
+ * instant: the bucket holds (now - empty_at) / refill interval tokens, at most the bucket's size.
+ * Spending moves empty_at forward; past now means the account owes tokens (a miss costs more
+ * than was left).
+ */
+export const lookupBudgets = pgTable("lookup_budgets", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id),
+  emptyAt: timestamp("empty_at", { withTimezone: true, mode: "date" }).notNull(),
+});

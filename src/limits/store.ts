@@ -1,6 +1,8 @@
-// Reading and setting an account's Pix limits; each is one round trip.
+// Reading and setting an account's Pix limits; each is one round trip. The instant is passed
+// in: it decides the São Paulo day and night, and which pending increases are in force.
 import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
+import { saoPauloClock } from "./clock.ts";
 import type { RuleSettings } from "./defaults.ts";
 
 /** An operator's limits for an account; null means "use the default". */
@@ -8,55 +10,45 @@ export interface AccountLimitsInput {
   perTransferCents: number | null;
   dailyCents: number | null;
   nightPerTransferCents: number | null;
+  nightTotalCents: number | null;
   /** HH:MM, São Paulo time, from 18:00 to 23:59. */
   nightStartsAt: string | null;
 }
 
-export async function limitsFor(db: Queryable, accountId: string, localDay: string, defaults: RuleSettings): Promise<JsonObject | null> {
-  const { rows } = await db.query<{ limits: JsonObject | null }>("SELECT account_limits_json($1, $2, $3::jsonb) AS limits", [
-    accountId,
-    localDay,
-    JSON.stringify(defaults),
-  ]);
+export async function limitsFor(db: Queryable, accountId: string, nowMs: number, defaults: RuleSettings): Promise<JsonObject | null> {
+  const clock = saoPauloClock(nowMs);
+  const { rows } = await db.query<{ limits: JsonObject | null }>(
+    "SELECT account_limits_json($1, $2, $3, ms_to_timestamptz($4), $5::jsonb) AS limits",
+    [accountId, clock.day, clock.minuteOfDay, nowMs, JSON.stringify(defaults)],
+  );
   return rows[0]?.limits ?? null;
 }
 
 /**
- * Replaces the account's limits (absent fields go back to the defaults) and records the change,
- * old and new values, as `actor`'s in the same statement; null when no such account. Two round
- * trips: a data-modifying CTE's writes are invisible to its own SELECT.
+ * Sets the account's limits (absent fields go back to the defaults): decreases at once,
+ * increases 24 h after `nowMs` (ops_set_account_limits.sql); audited as `actor`'s in the same
+ * transaction. Answers the limits as GET /v1/limits shows them, with `pending`; null when no such
+ * account.
  */
 export async function setLimits(
   db: Queryable,
   accountId: string,
   input: AccountLimitsInput,
-  localDay: string,
+  nowMs: number,
   defaults: RuleSettings,
   actor: string,
 ): Promise<JsonObject | null> {
-  const { rows } = await db.query<{ account_id: string }>(
-    `WITH old AS (
-       SELECT per_transfer_cents, daily_cents, night_per_transfer_cents, to_char(night_starts_at, 'HH24:MI') AS night_starts_at
-         FROM account_limits WHERE account_id = $1),
-     changed AS (
-       INSERT INTO account_limits (account_id, per_transfer_cents, daily_cents, night_per_transfer_cents, night_starts_at)
-       SELECT id, $2, $3, $4, $5::time FROM accounts WHERE id = $1 AND kind = 'customer'
-       ON CONFLICT (account_id) DO UPDATE SET
-         per_transfer_cents = EXCLUDED.per_transfer_cents, daily_cents = EXCLUDED.daily_cents,
-         night_per_transfer_cents = EXCLUDED.night_per_transfer_cents, night_starts_at = EXCLUDED.night_starts_at
-       RETURNING account_id, per_transfer_cents, daily_cents, night_per_transfer_cents,
-                 to_char(night_starts_at, 'HH24:MI') AS night_starts_at),
-     audited AS (
-       -- null values mean "the default"; no old row means every limit was the default.
-       INSERT INTO operator_actions (actor, action, account_id, details)
-       SELECT $6, 'limits_changed', c.account_id,
-              jsonb_build_object('old', coalesce((SELECT to_jsonb(o) FROM old o),
-                                                 '{"per_transfer_cents":null,"daily_cents":null,"night_per_transfer_cents":null,"night_starts_at":null}'::jsonb),
-                                 'new', to_jsonb(c) - 'account_id')
-         FROM changed c)
-     SELECT account_id FROM changed`,
-    [accountId, input.perTransferCents, input.dailyCents, input.nightPerTransferCents, input.nightStartsAt, actor],
+  const clock = saoPauloClock(nowMs);
+  const requested = {
+    per_transfer_cents: input.perTransferCents,
+    daily_cents: input.dailyCents,
+    night_per_transfer_cents: input.nightPerTransferCents,
+    night_total_cents: input.nightTotalCents,
+    night_starts_at: input.nightStartsAt,
+  };
+  const { rows } = await db.query<{ limits: JsonObject | null }>(
+    "SELECT ops_set_account_limits($1, $2::jsonb, $3, $4, ms_to_timestamptz($5), $6::jsonb, $7) AS limits",
+    [accountId, JSON.stringify(requested), clock.day, clock.minuteOfDay, nowMs, JSON.stringify(defaults), actor],
   );
-  if (rows.length === 0) return null;
-  return limitsFor(db, accountId, localDay, defaults);
+  return rows[0]?.limits ?? null;
 }

@@ -1,8 +1,10 @@
 // The HTTP adapter of CONTRACT §4: an idempotent PUT keyed by the transfer id to send, a GET to
-// ask. It only builds requests; http-exchange bounds them and classify judges the answers.
+// ask, a GET of the directory. It only builds requests; http-exchange bounds them and classify
+// judges the answers.
 import { classifySend, classifyStatus } from "./classify.ts";
+import { classifyLookup } from "./classify-lookup.ts";
 import { exchangeOnce, type Fetcher } from "./http-exchange.ts";
-import type { PixOrder, PixProvider, SendOutcome, StatusOutcome } from "./port.ts";
+import type { KeyLookup, LookupOutcome, PixOrder, PixProvider, SendOutcome, StatusOutcome } from "./port.ts";
 
 export interface HttpProviderOptions {
   /** e.g. `https://psp.example/v1`; `/pix/{idempotency_key}` is appended. */
@@ -34,6 +36,11 @@ export function createHttpProvider(options: HttpProviderOptions): PixProvider {
       const request = { url: urlOf(order), method: "GET", headers, body: null } as const;
       const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
       return classifyStatus(order, exchange, evidence);
+    },
+    async lookup(query: KeyLookup): Promise<LookupOutcome> {
+      const url = `${baseUrl}/dict/${encodeURIComponent(query.pixKey)}?type=${query.pixKeyType}`;
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, { url, method: "GET", headers, body: null }, options.timeoutMs);
+      return classifyLookup(exchange, evidence);
     },
   };
 }

@@ -35,8 +35,30 @@ export type SendOutcome = SendAnswer & { evidence: ProviderEvidence; alert?: Pro
 
 export type StatusOutcome = StatusAnswer & { evidence: ProviderEvidence; alert?: ProviderAlert };
 
+/** A directory (DICT) lookup: who a key belongs to, before sending. */
+export interface KeyLookup {
+  pixKey: string;
+  pixKeyType: PixKeyType;
+}
+
+/** The directory's answer, validated but unmasked: the edge masks it for the payer. */
+export interface KeyOwner {
+  name: string;
+  document: string;
+  ispb: string;
+  institution: string;
+}
+
+/** `found` and `not_found` are the directory's answers (a hit, a miss); `unknown` says nothing. */
+export type LookupOutcome =
+  | { kind: "found"; owner: KeyOwner; evidence: ProviderEvidence }
+  | { kind: "not_found"; evidence: ProviderEvidence }
+  | { kind: "unknown"; why: string; evidence: ProviderEvidence };
+
 /** Never throws: every failure is an outcome (an `unknown` when nothing definitive was learnt). */
 export interface PixProvider {
   send(order: PixOrder): Promise<SendOutcome>;
   status(order: PixOrder): Promise<StatusOutcome>;
+  /** Absent when the provider publishes no directory lookup (Efí). */
+  lookup?(query: KeyLookup): Promise<LookupOutcome>;
 }

@@ -21,6 +21,8 @@ export interface OpenTransferInput {
   /** The São Paulo day and minute of the request (the injected clock of the Pix rules). */
   localDay: string;
   localMinuteOfDay: number;
+  /** The same instant, in ms: an operator's limit increase is in force once its time has come. */
+  nowMs: number;
   rules: RuleSettings;
 }
 
@@ -67,7 +69,8 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
     input.deadlineMs,
     input.localDay,
     input.localMinuteOfDay,
-    JSON.stringify(input.rules),
+    // The instant travels with the rules, which transfer_open hands to every rule it runs.
+    JSON.stringify({ ...input.rules, now_ms: input.nowMs }),
   ]);
   switch (r.outcome) {
     case "created":

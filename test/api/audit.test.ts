@@ -66,11 +66,20 @@ describe("GET /ops/audit", () => {
     ]);
     const [resolution, secondLimits, firstLimits, credit] = page.data;
     expect(resolution).toMatchObject({ transfer_id: transferId, details: { outcome: "not_sent", note: "PSP has no such payment" } });
-    expect(firstLimits?.details).toEqual({
-      old: { per_transfer_cents: null, daily_cents: null, night_per_transfer_cents: null, night_starts_at: null },
-      new: { per_transfer_cents: null, daily_cents: 5_000, night_per_transfer_cents: null, night_starts_at: null },
+    const defaults = {
+      per_transfer_cents: null,
+      daily_cents: null,
+      night_per_transfer_cents: null,
+      night_total_cents: null,
+      night_starts_at: null,
+    };
+    expect(firstLimits?.details).toEqual({ old: defaults, new: { ...defaults, daily_cents: 5_000 }, pending: [] });
+    // A later night start loosens the rules: it waits 24 h, and the audit says so.
+    expect(secondLimits?.details).toMatchObject({
+      old: { daily_cents: 5_000 },
+      new: { daily_cents: 3_000, night_starts_at: null },
+      pending: [{ limit: "night_starts_at", value: "22:00" }],
     });
-    expect(secondLimits?.details).toMatchObject({ old: { daily_cents: 5_000 }, new: { daily_cents: 3_000, night_starts_at: "22:00" } });
     expect(credit?.details).toEqual({ amount_cents: 10_000, idempotency_key: "seed" });
     expect(page.next_cursor).toBeNull();
   });

@@ -17,6 +17,7 @@ const contractOperations = [
   "get /v1/transfers/{id}/events",
   "get /v1/balance",
   "get /v1/limits",
+  "get /v1/pix-keys/{key}",
   "get /healthz",
   "get /openapi.json",
   "get /docs",
@@ -37,6 +38,7 @@ const sandboxOperations = [
   "get /sandbox/provider/payments",
   "get /sandbox/provider/payments/{idempotency_key}",
   "post /sandbox/provider/outage",
+  "get /sandbox/provider/dict/{key}",
 ];
 
 async function fetchDocument(): Promise<OpenApiDocument> {
@@ -153,7 +155,8 @@ describe("GET /openapi.json", () => {
     const doc = await fetchDocument();
     for (const { key, path, operation } of operationsOf(doc)) {
       // The sandbox PSP's own API answers `{ code }`, like a real PSP.
-      if (path.startsWith("/sandbox/provider/pix/") || path === "/sandbox/provider/outage") continue;
+      if (path.startsWith("/sandbox/provider/pix/") || path.startsWith("/sandbox/provider/dict/") || path === "/sandbox/provider/outage")
+        continue;
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!/^[45]/.test(status)) continue;
         expect(response.content, `${key} ${status}`).toEqual({
@@ -170,6 +173,7 @@ describe("GET /openapi.json", () => {
     expect(statuses("post /ops/transfers/{id}/resolve")).toEqual(expect.arrayContaining(["200", "404", "409"]));
     expect(statuses("post /webhooks/provider")).toEqual(expect.arrayContaining(["202", "401"]));
     expect(statuses("get /healthz")).toEqual(expect.arrayContaining(["200", "503"]));
+    expect(statuses("get /v1/pix-keys/{key}")).toEqual(expect.arrayContaining(["200", "400", "401", "403", "404", "429", "501", "503"]));
   });
 
   it("describes request bodies with the routes' own schemas and this deployment's MAX_TRANSFER_CENTS", async () => {

@@ -3,10 +3,7 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readSagaTimings } from "../../src/config/saga-timings.ts";
-import { localClockFields } from "../../src/limits/clock.ts";
-import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
-import type { StartResult } from "../../src/saga-object.ts";
+import { readRuleSettings } from "../../src/limits/defaults.ts";
 import {
   call,
   clientHeaders,
@@ -20,6 +17,7 @@ import {
   waitForFinalState,
 } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
+import { bodyOf, happyKey, limitsAt, putLimits as setLimits, setLimitsAt, startAt } from "../support/limits.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -29,43 +27,8 @@ afterAll(async () => {
   await pool.end();
 });
 
-const happyKey = { pix_key: "100.000.001-08", pix_key_type: "cpf" as const };
-
-async function setLimits(accountId: string, body: Record<string, unknown>): Promise<Response> {
-  return call(`/ops/accounts/${accountId}/limits`, { method: "PUT", headers: opsHeaders(), body: JSON.stringify(body) });
-}
-
 async function limits(accountId: string): Promise<Record<string, unknown>> {
   return (await call("/v1/limits", { headers: await clientHeaders(accountId) })).json();
-}
-
-/** Opens a transfer through the saga object with a chosen clock (the route uses Date.now()). */
-async function startAt(
-  accountId: string,
-  amountCents: number,
-  isoInstant: string,
-  rules: Partial<RuleSettings> = {},
-  pixKey = "100.000.001-08",
-): Promise<StartResult> {
-  const id = crypto.randomUUID();
-  return env.TRANSFER_SAGA.getByName(id).start({
-    id,
-    accountId,
-    amountCents,
-    pixKey,
-    pixKeyType: pixKey.includes("@") ? "email" : "cpf",
-    description: null,
-    idempotencyKey: crypto.randomUUID(),
-    requestFingerprint: "fp",
-    deadlineMs: readSagaTimings(env).deadlineMs,
-    ...localClockFields(Date.parse(isoInstant)),
-    rules: { ...readRuleSettings(env), ...rules },
-  });
-}
-
-function bodyOf(result: StartResult): TransferJson {
-  if (result.outcome !== "created") throw new Error(`start answered ${result.outcome}`);
-  return JSON.parse(result.responseBody) as TransferJson;
 }
 
 describe("the daily cap", () => {
@@ -135,8 +98,13 @@ describe("the per-transfer and nighttime limits", () => {
 
   it("moves the window start per account (22:00) and keeps it ending at 06:00", async () => {
     const accountId = await fundedAccount(1_000_000);
-    await setLimits(accountId, { night_starts_at: "22:00", night_per_transfer_cents: 50_000 });
-    expect(await limits(accountId)).toMatchObject({ night_starts_at: "22:00", night_ends_at: "06:00", night_per_transfer_cents: 50_000 });
+    // A later start loosens the rules: in force 24 h after it was set.
+    await setLimitsAt(pool, accountId, { night_starts_at: "22:00", night_per_transfer_cents: 50_000 }, "2026-11-29T12:00:00Z");
+    expect(await limitsAt(pool, accountId, "2026-12-01T00:59:00Z")).toMatchObject({
+      night_starts_at: "22:00",
+      night_ends_at: "06:00",
+      night_per_transfer_cents: 50_000,
+    });
     expect(bodyOf(await startAt(accountId, 60_000, "2026-12-01T00:59:00Z")).failure_reason).toBeNull(); // 21:59
     expect(bodyOf(await startAt(accountId, 60_000, "2026-12-01T01:00:00Z")).failure_code).toBe("nighttime"); // 22:00
   });

@@ -1,9 +1,11 @@
 // The account page, the review queue and reconciliation: reads, plus running reconciliation.
 import { type Context, Hono } from "hono";
 import { recordAction } from "../../audit/operator-writes.ts";
+import { configuredOrThrow } from "../../config/isolate.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { readAccount } from "../data/account.ts";
+import { readAccountLimits } from "../data/account-limits.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { requireCsrf } from "../guard.tsx";
@@ -16,10 +18,15 @@ import { RefusalPage } from "../views/refusal.tsx";
 export const accountPages = new Hono<ConsoleEnv>();
 
 accountPages.get("/accounts/:id", async (c) => {
-  const account = await withConsoleDb(c.env, (db) => readAccount(db, c.req.param("id")));
-  if (!account)
+  const accountId = c.req.param("id");
+  const rules = configuredOrThrow(c.env).rules;
+  const { account, limits } = await withConsoleDb(c.env, async (db) => ({
+    account: await readAccount(db, accountId),
+    limits: await readAccountLimits(db, accountId, Date.now(), rules),
+  }));
+  if (!account || !limits)
     return page(c, <RefusalPage title="Account not found" message="No customer account has this id." csrfToken={c.var.csrfToken} />, 404);
-  return page(c, <AccountPage account={account} csrfToken={c.var.csrfToken} />);
+  return page(c, <AccountPage account={account} limits={limits} csrfToken={c.var.csrfToken} />);
 });
 
 accountPages.get("/queue", async (c) => {

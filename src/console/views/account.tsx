@@ -1,6 +1,9 @@
-// The account page: balance, held and available, then its latest ledger entries and transfers.
+// The account page: balance, held and available, its limits and lookup budget, then its latest
+// ledger entries and transfers.
 import type { AccountView } from "../data/account.ts";
+import type { AccountLimitsView } from "../data/account-limits.ts";
 import { formatCents, formatTime } from "../format.ts";
+import { AccountLimitsSection } from "./account-limits.tsx";
 import { Layout, StateBadge } from "./layout.tsx";
 
 function Figure({ label, cents }: { label: string; cents: number }) {
@@ -12,7 +15,7 @@ function Figure({ label, cents }: { label: string; cents: number }) {
   );
 }
 
-export function AccountPage({ account, csrfToken }: { account: AccountView; csrfToken: string }) {
+export function AccountPage({ account, limits, csrfToken }: { account: AccountView; limits: AccountLimitsView; csrfToken: string }) {
   const { balance, entries, transfers } = account;
   return (
     <Layout title={`Account ${balance.accountId}`} csrfToken={csrfToken}>
@@ -21,6 +24,7 @@ export function AccountPage({ account, csrfToken }: { account: AccountView; csrf
         <Figure label="Held" cents={balance.heldCents} />
         <Figure label="Available" cents={balance.availableCents} />
       </div>
+      <AccountLimitsSection view={limits} />
       <section aria-labelledby="entries-heading">
         <h2 id="entries-heading">Recent ledger entries</h2>
         {entries.length === 0 ? (

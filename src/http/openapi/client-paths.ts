@@ -18,7 +18,7 @@ import type { ResponseObject, RoutedOperation } from "./types.ts";
 export const clientSecurity = [{ clientJwt: [] }];
 
 /** What every authenticated /v1 operation may answer besides its own outcomes. */
-const clientAuthResponses: Record<string, ResponseObject> = {
+export const clientAuthResponses: Record<string, ResponseObject> = {
   "401": problemResponse(
     "Missing, malformed, expired or wrongly signed token (`alg` is pinned; `none` is refused).",
     wwwAuthenticateHeader,
@@ -159,7 +159,7 @@ export function clientOperations(): RoutedOperation[] {
         operationId: "getLimits",
         summary: "Your Pix limits",
         description:
-          "Your limits (per transfer, daily, at night, with the night window) and what is left of today's, São Paulo day. A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
+          "Your limits (per transfer, daily, at night per transfer and per night window, with the window) and what is left of today's (São Paulo day) and of tonight's, plus increases not yet in force (`pending`). A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
         tags: ["accounts"],
         security: clientSecurity,
         responses: { "200": jsonResponse("The limits.", "Limits"), ...clientAuthResponses },

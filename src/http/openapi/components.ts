@@ -21,6 +21,7 @@ const responseSchemas = {
   TransferPage: responses.transferPageSchema,
   Balance: responses.balanceSchema,
   Limits: responses.limitsSchema,
+  PixKeyOwner: responses.pixKeyOwnerSchema,
   FieldError: responses.fieldErrorSchema,
   Problem: responses.problemSchema,
   Health: responses.healthSchema,

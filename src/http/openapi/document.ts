@@ -8,6 +8,7 @@ import { clientOperations } from "./client-paths.ts";
 import { componentSchemas } from "./components.ts";
 import { eventWebhooks } from "./event-webhooks.ts";
 import { opsOperations } from "./ops-paths.ts";
+import { pixKeyOperations, sandboxDictOperations } from "./pix-key-paths.ts";
 import { sandboxOperations, webhookOperations } from "./provider-paths.ts";
 import type { JsonSchema, OpenApiDocument, ResponseObject, RoutedOperation, SecurityScheme } from "./types.ts";
 
@@ -115,9 +116,10 @@ export interface DocumentSettings {
 export function openApiDocument(settings: DocumentSettings, serverUrl: string): OpenApiDocument {
   const operations: RoutedOperation[] = [
     ...clientOperations(),
+    ...pixKeyOperations(),
     ...opsOperations(),
     ...webhookOperations(),
-    ...(settings.sandboxEnabled ? sandboxOperations() : []),
+    ...(settings.sandboxEnabled ? [...sandboxOperations(), ...sandboxDictOperations()] : []),
   ];
   const paths: OpenApiDocument["paths"] = {};
   for (const { method, path, operation } of operations) {

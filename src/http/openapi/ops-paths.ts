@@ -78,13 +78,14 @@ export function opsOperations(): RoutedOperation[] {
       operation: {
         operationId: "opsSetLimits",
         summary: "Set an account's limits",
-        description: "Replaces the account's limits: each field is optional, and an absent one means the default.",
+        description:
+          "Replaces the account's limits: each field is optional, and an absent one means the default. Each limit is compared with the one in force: a decrease applies at once (and drops a waiting increase of that limit), an increase 24 h later, listed in the answer's `pending` with its `effective_at`. A later `night_starts_at` shortens the night window, so it counts as an increase.",
         tags: ["operators"],
         security: opsSecurity,
         parameters: [accountId],
         requestBody: jsonBody("SetLimitsRequest"),
         responses: {
-          "200": jsonResponse("The account's limits now.", "Limits"),
+          "200": jsonResponse("The account's limits in force now, and the increases waiting (`pending`).", "Limits"),
           "400": badAccountId,
           ...unauthorized,
           "404": problemResponse("No such account."),

@@ -76,11 +76,11 @@ function efiWebhookOperation(path: string): RoutedOperation {
 const sandboxNote = "Sandbox only: present when `SANDBOX_PROVIDER=on`; otherwise every /sandbox path is `404`.";
 const paymentKey = pathParameter("idempotency_key", "The payment's idempotency key (our transfer id).", { type: "string" });
 
-function pspResponse(description: string): ResponseObject {
+export function pspResponse(description: string): ResponseObject {
   return { description, content: { "application/json": { schema: schemaRef("ProviderAnswer") } } };
 }
 
-function sandboxOperation(operation: Omit<Operation, "tags" | "x-sandbox-only">): Operation {
+export function sandboxOperation(operation: Omit<Operation, "tags" | "x-sandbox-only">): Operation {
   return { ...operation, description: `${operation.description}\n\n${sandboxNote}`, tags: ["sandbox"], "x-sandbox-only": true };
 }
 

@@ -1,15 +1,18 @@
 // The sandbox provider's HTTP API under /sandbox (CONTRACT §4): the PSP API the HTTP adapter
-// speaks (PUT/GET /provider/pix/:key) and the inspection endpoints. PSP answers are `{code}`
-// JSON like a real PSP's; only "the sandbox is off" is a problem+json 404 of our own API.
+// speaks (PUT/GET /provider/pix/:key, GET /provider/dict/:key) and the inspection endpoints. PSP
+// answers are `{code}` JSON like a real PSP's; only "the sandbox is off" is a problem+json 404 of
+// our own API.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { configOf } from "../../config/isolate.ts";
 import type { Config } from "../../config/parse.ts";
 import { callObject } from "../../http/object-call.ts";
+import { isPixKeyType, normalisePixKey } from "../../http/pix-key.ts";
 import { problem } from "../../http/problem.ts";
 import { pixKeyTypes } from "../../lib/ids.ts";
 import type { SandboxAnswer } from "./answers.ts";
+import { isUnownedKey, sandboxOwnerOf } from "./dict.ts";
 import { sandboxEfiRoutes } from "./efi-routes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
 
@@ -56,10 +59,12 @@ sandboxRoutes.post("/provider/outage", async (c) => {
   return c.json({ outage_until: new Date(outageUntilMs).toISOString() });
 });
 
-sandboxRoutes.use("/provider/pix/*", async (c, next) => {
+const duringOutage: MiddlewareHandler<SandboxEnv> = async (c, next) => {
   if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
   await next();
-});
+};
+sandboxRoutes.use("/provider/pix/*", duringOutage);
+sandboxRoutes.use("/provider/dict/*", duringOutage);
 
 sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
@@ -90,6 +95,17 @@ sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   if (!key.success) return c.json({ code: "invalid_request" }, 400);
   return answerWith(c, await callObject<SandboxAnswer>(c, "sandbox.status", () => sandbox(c).status(key.data)));
+});
+
+// The directory (dict.ts): deterministic owners, keyed like transfers' keys.
+sandboxRoutes.get("/provider/dict/:key", requireProviderToken(), (c) => {
+  const type = c.req.query("type") ?? "";
+  if (!isPixKeyType(type)) return c.json({ code: "invalid_request" }, 400);
+  const key = normalisePixKey(type, c.req.param("key"));
+  if (!key.ok) return c.json({ code: "invalid_request" }, 400);
+  const query = { pixKey: key.key, pixKeyType: type };
+  if (isUnownedKey(query)) return c.json({ code: "not_found" }, 404);
+  return c.json(sandboxOwnerOf(query));
 });
 
 sandboxRoutes.get("/provider/payments", async (c) => {

@@ -1,0 +1,18 @@
+-- A held transfer inside a night window consumes that night's total, keyed by the window's
+-- evening, and remembers which night it was so a compensation gives it back there. Called by
+-- transfer_open right after the hold, under the account's lock, with the same clock and rules
+-- as pix_limit_verdict (p_rules.now_ms: the instant pending increases are judged by).
+CREATE OR REPLACE FUNCTION public.night_usage_consume(p_transfer_id uuid, p_account_id text, p_amount_cents bigint, p_local_day date, p_local_minute integer, p_rules jsonb)
+ RETURNS void
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_limits jsonb := pix_limits_resolve(
+    account_limits_in_force(p_account_id, coalesce(ms_to_timestamptz((p_rules->>'now_ms')::bigint), now())), p_rules);
+  v_evening date := pix_night_evening(p_local_day, p_local_minute, (v_limits->>'night_start_minute')::int);
+BEGIN
+  IF v_evening IS NULL THEN RETURN; END IF;
+  INSERT INTO night_usage (account_id, evening, used_cents) VALUES (p_account_id, v_evening, p_amount_cents)
+    ON CONFLICT (account_id, evening) DO UPDATE SET used_cents = night_usage.used_cents + EXCLUDED.used_cents;
+  INSERT INTO night_usage_charges (transfer_id, evening) VALUES (p_transfer_id, v_evening);
+END $function$;

@@ -1,0 +1,11 @@
+-- A released (compensated) transfer gives its amount back to the night it consumed, once: the
+-- charge row is deleted as it is given back. Called by transfer_apply when its hold is released.
+CREATE OR REPLACE FUNCTION public.night_usage_give_back(p_transfer_id uuid)
+ RETURNS void
+ LANGUAGE sql
+AS $function$
+  WITH charge AS (DELETE FROM night_usage_charges WHERE transfer_id = p_transfer_id RETURNING transfer_id, evening)
+  UPDATE night_usage u SET used_cents = u.used_cents - t.amount_cents
+    FROM charge c JOIN transfers t ON t.id = c.transfer_id
+   WHERE u.account_id = t.account_id AND u.evening = c.evening
+$function$;

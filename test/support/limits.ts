@@ -1,0 +1,73 @@
+// The Pix rules with a driven clock: transfers opened through the saga object at a chosen
+// instant (the route uses Date.now()), and limits set and read at a chosen instant.
+import { env } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
+import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
+import { localClockFields } from "../../src/limits/clock.ts";
+import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
+import { limitsFor, setLimits } from "../../src/limits/store.ts";
+import type { StartResult } from "../../src/saga-object.ts";
+import { call, opsHeaders, type TransferJson } from "./api.ts";
+
+export const happyKey = { pix_key: "100.000.001-08", pix_key_type: "cpf" as const };
+
+/** PUT /ops/accounts/:id/limits as ops-token, now. */
+export function putLimits(accountId: string, body: Record<string, unknown>): Promise<Response> {
+  return call(`/ops/accounts/${accountId}/limits`, { method: "PUT", headers: opsHeaders(), body: JSON.stringify(body) });
+}
+
+/** Opens a transfer through the saga object with a chosen clock. */
+export function startAt(
+  accountId: string,
+  amountCents: number,
+  isoInstant: string,
+  rules: Partial<RuleSettings> = {},
+  pixKey = "100.000.001-08",
+): Promise<StartResult> {
+  const id = crypto.randomUUID();
+  return env.TRANSFER_SAGA.getByName(id).start({
+    id,
+    accountId,
+    amountCents,
+    pixKey,
+    pixKeyType: pixKey.includes("@") ? "email" : "cpf",
+    description: null,
+    idempotencyKey: crypto.randomUUID(),
+    requestFingerprint: "fp",
+    deadlineMs: readSagaTimings(env).deadlineMs,
+    ...localClockFields(Date.parse(isoInstant)),
+    rules: { ...readRuleSettings(env), ...rules },
+  });
+}
+
+export function bodyOf(result: StartResult): TransferJson {
+  if (result.outcome !== "created") throw new Error(`start answered ${result.outcome}`);
+  return JSON.parse(result.responseBody) as TransferJson;
+}
+
+export interface LimitsJson {
+  per_transfer_cents: number;
+  night_per_transfer_cents: number;
+  night_total_cents: number;
+  night_starts_at: string;
+  night_evening: string;
+  used_tonight_cents: number;
+  remaining_tonight_cents: number;
+  pending: { limit: string; value_cents?: number; value?: string; effective_at: string }[];
+}
+
+/** What PUT /ops/accounts/:id/limits does with `body`, as an operator at `isoInstant`. */
+export async function setLimitsAt(pool: Pool, accountId: string, body: Record<string, unknown>, isoInstant: string): Promise<LimitsJson> {
+  const input = limitsInputOf(setLimitsBody.parse(body));
+  const limits = await setLimits(pool, accountId, input, Date.parse(isoInstant), readRuleSettings(env), "ops-token");
+  if (limits === null) throw new Error(`no account ${accountId}`);
+  return limits as unknown as LimitsJson;
+}
+
+/** GET /v1/limits as it answers at `isoInstant`. */
+export async function limitsAt(pool: Pool, accountId: string, isoInstant: string): Promise<LimitsJson> {
+  const limits = await limitsFor(pool, accountId, Date.parse(isoInstant), readRuleSettings(env));
+  if (limits === null) throw new Error(`no account ${accountId}`);
+  return limits as unknown as LimitsJson;
+}
