@@ -2,6 +2,7 @@
 // its own file and turns every answer, timeout and failure into one of these outcomes: the
 // saga core's answers (src/saga/answers.ts) with the evidence kept for operators.
 import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
+import type { BrCodeResolution } from "./br-code-resolution.ts";
 
 export type PixKeyType = "cpf" | "cnpj" | "email" | "phone" | "evp";
 
@@ -12,6 +13,11 @@ export interface PixOrder {
   pixKey: string;
   pixKeyType: PixKeyType;
   description: string | null;
+  /**
+   * A dynamic BR Code (Pix Copia e Cola) to pay instead of the key: the provider pays what its
+   * payload asks for; amount and key are what it resolved to before the hold (absent: a key).
+   */
+  brCode?: string;
 }
 
 /** What the provider said, kept for operators. `body` is parsed JSON or a string of at most 2 KiB. */
@@ -37,4 +43,6 @@ export type StatusOutcome = StatusAnswer & { evidence: ProviderEvidence; alert?:
 export interface PixProvider {
   send(order: PixOrder): Promise<SendOutcome>;
   status(order: PixOrder): Promise<StatusOutcome>;
+  /** What a dynamic BR Code asks for (CONTRACT §4, §4b), before anything is held or sent. */
+  resolveBrCode(brCode: string): Promise<BrCodeResolution>;
 }
