@@ -104,7 +104,7 @@ sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
   return answerWith(c, await callObject<SandboxAnswer>(c, "sandbox.status", () => sandbox(c).status(key.data)));
 });
 
-const resolveBodySchema = z.object({ br_code: z.string().min(1).max(brCodeLengthMax) });
+export const resolveBodySchema = z.object({ br_code: z.string().min(1).max(brCodeLengthMax) });
 
 // A dynamic BR Code's payload, resolved from the code alone (br-codes.ts); nothing is stored.
 sandboxRoutes.post("/provider/br-codes/resolve", requireProviderToken(), async (c) => {
