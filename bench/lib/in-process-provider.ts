@@ -3,6 +3,7 @@
 // confirmed. Enough to drive the saga runner's paths and count its database round trips; it
 // says nothing about provider latency (the Worker metrics use the real sandbox for that).
 import { randomBytes } from "node:crypto";
+import type { BrCodeResolution } from "../../src/provider/br-code-resolution.ts";
 import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
 
 export const rejectedPixKey = "reject@sandbox.test";
@@ -32,6 +33,10 @@ export function inProcessProvider(): PixProvider {
       if (id === undefined) return { kind: "not_found", afterGrace: "release", evidence: evidence(404, { code: "not_found" }) };
       const body = { idempotency_key: order.idempotencyKey, status: "confirmed", end_to_end_id: id };
       return { kind: "confirmed", endToEndId: id, returns: [], evidence: evidence(200, body) };
+    },
+    /** The bench pays keys only. */
+    async resolveBrCode(): Promise<BrCodeResolution> {
+      return { kind: "refused", code: "not_supported", evidence: evidence(400, { code: "not_supported" }) };
     },
   };
 }

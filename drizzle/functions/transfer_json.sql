@@ -10,6 +10,7 @@ AS $function$
     'pix_key', t.pix_key, 'pix_key_type', t.pix_key_type, 'description', t.description,
     'failure_reason', t.failure_reason, 'failure_code', t.failure_code,
     'end_to_end_id', t.end_to_end_id,
+    'br_code', t.br_code, 'merchant_name', t.merchant_name, 'merchant_city', t.merchant_city,
     'created_at', rfc3339(t.created_at), 'updated_at', rfc3339(t.updated_at),
     'returned_cents', t.returned_cents,
     'returns', coalesce((

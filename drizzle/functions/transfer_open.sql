@@ -7,7 +7,9 @@
 -- p_rules carries the defaults: per_transfer_cents, daily_cents, night_per_transfer_cents,
 -- night_total_cents, velocity_max_per_10_min, new_key_review_above_cents; and now_ms, the
 -- request's instant, by which an operator's pending limit increases are judged.
-CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb)
+-- p_br_code is null for a transfer to a key, else the pasted code: { text, kind, merchant_name,
+-- merchant_city } (a dynamic code's key and amount are what the provider resolved, before this).
+CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb, p_br_code jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
 AS $function$
@@ -43,9 +45,11 @@ BEGIN
   PERFORM 1 FROM accounts WHERE id = p_account_id AND kind = 'customer' FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'account_not_found'); END IF;
   INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
-                         idempotency_key, request_fingerprint, deadline_at)
+                         idempotency_key, request_fingerprint, deadline_at,
+                         br_code, br_code_kind, merchant_name, merchant_city)
     VALUES (p_id, p_account_id, p_amount_cents, p_pix_key, p_pix_key_type, p_description, 'started',
-            p_idempotency_key, p_fingerprint, now() + p_deadline_ms * interval '1 millisecond')
+            p_idempotency_key, p_fingerprint, now() + p_deadline_ms * interval '1 millisecond',
+            p_br_code->>'text', p_br_code->>'kind', p_br_code->>'merchant_name', p_br_code->>'merchant_city')
     ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id INTO v_inserted;
   IF v_inserted IS NULL THEN
     SELECT * INTO v_existing FROM transfers

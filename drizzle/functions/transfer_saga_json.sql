@@ -1,6 +1,7 @@
 -- What the saga object needs to decide its next step (times as epoch milliseconds). A completed
 -- transfer also carries when it completed and the returns already recorded (its watch for
--- returns); other states skip those reads.
+-- returns); other states skip those reads. `br_code` is the code to pay for a dynamic one only
+-- (a static code is paid to its key).
 CREATE OR REPLACE FUNCTION public.transfer_saga_json(t transfers)
  RETURNS jsonb
  LANGUAGE sql
@@ -14,6 +15,7 @@ AS $function$
     'last_sent_at_ms', epoch_ms(t.last_sent_at), 'next_check_at_ms', epoch_ms(t.next_check_at),
     'deadline_at_ms', epoch_ms(t.deadline_at), 'created_at_ms', epoch_ms(t.created_at),
     'returned_cents', t.returned_cents,
+    'br_code', CASE WHEN t.br_code_kind = 'dynamic' THEN t.br_code END,
     'completed_at_ms', CASE WHEN t.state = 'completed' THEN
       (SELECT epoch_ms(max(h.at)) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'completed') END,
     'return_ids', CASE WHEN t.state = 'completed' THEN

@@ -25,6 +25,10 @@ const defaultTitles = {
   "method-not-allowed": "Method not allowed",
   "payload-too-large": "Request body too large",
   "idempotency-key-reused": "Idempotency key reused with a different request",
+  /** A Pix Copia e Cola that is malformed, has a wrong CRC or breaks a field's rules (400). */
+  "invalid-br-code": "Invalid BR Code",
+  /** A well-formed dynamic BR Code that the provider refused to resolve: expired, paid, unknown (422). */
+  "br-code-unresolvable": "BR Code cannot be paid",
   "idempotency-key-in-use": "A request with this idempotency key is in progress",
   conflict: "Conflict",
   "rate-limited": "Too many requests",

@@ -17,7 +17,11 @@ import { problem } from "./problem.ts";
  */
 export const transferRateLimit = { limit: 60, periodSeconds: 60 } as const;
 
-export function limitTransferRate(): MiddlewareHandler<AppEnv> {
+/**
+ * `scope` gives a route its own budget under the same binding (e.g. the BR Code preview, which
+ * may call the provider): the key is `scope:account`; the transfers' own key is the bare account.
+ */
+export function limitTransferRate(scope: string | null = null): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const limiter = c.env.TRANSFER_RATE_LIMIT;
     // A missing binding is a deployment error: fail loudly (500 + log) rather than run unlimited.
@@ -25,7 +29,7 @@ export function limitTransferRate(): MiddlewareHandler<AppEnv> {
     const accountId = c.get("accountId");
     let allowed: boolean;
     try {
-      allowed = (await limiter.limit({ key: accountId })).success;
+      allowed = (await limiter.limit({ key: scope === null ? accountId : `${scope}:${accountId}` })).success;
     } catch (error) {
       // The limiter only protects us from runaway clients; its outage must not stop payments.
       log(c, "rate_limiter_unavailable", { account_id: accountId, error: String(error) }, "error");
@@ -35,7 +39,7 @@ export function limitTransferRate(): MiddlewareHandler<AppEnv> {
       log(c, "rate_limited", { account_id: accountId }, "warn");
       return problem(c, 429, {
         type: "rate-limited",
-        detail: `Too many transfer requests for this account; retry in ${transferRateLimit.periodSeconds} seconds.`,
+        detail: `Too many ${scope === null ? "transfer" : scope} requests for this account; retry in ${transferRateLimit.periodSeconds} seconds.`,
         headers: { "Retry-After": String(transferRateLimit.periodSeconds) },
       });
     }

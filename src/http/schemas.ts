@@ -44,6 +44,9 @@ export const transferSchema = z.strictObject({
     .nullable()
     .describe("With limit_exceeded: per_transfer, daily, nighttime, night_total or velocity; with provider_rejected: the provider's code"),
   end_to_end_id: z.string().nullable().describe("The Pix end-to-end id, once the provider gave one"),
+  br_code: z.string().nullable().describe("The Pix Copia e Cola this transfer pays, as given; null for a transfer to a key"),
+  merchant_name: z.string().max(25).nullable().describe("A static BR Code's merchant name (field 59); null otherwise"),
+  merchant_city: z.string().max(15).nullable().describe("A static BR Code's merchant city (field 60); null otherwise"),
   created_at: timestamp,
   updated_at: timestamp,
   returned_cents: cents
@@ -53,6 +56,16 @@ export const transferSchema = z.strictObject({
     .array(transferReturnSchema)
     .describe("Money that came back after the Pix completed (devolução, MED), oldest first; the state stays `completed`"),
   history: z.array(historyEntrySchema).describe("Every transition, in order"),
+});
+
+export const brCodePreviewSchema = z.strictObject({
+  kind: z.enum(["static", "dynamic"]).describe("static: the code names the key; dynamic: its payload URL was resolved by the provider"),
+  pix_key: z.string().describe("The key the payment goes to, normalised as transfers store keys"),
+  pix_key_type: z.enum(pixKeyTypes).describe("Inferred from the key's shape for a static code"),
+  amount_cents: cents.positive().nullable().describe("The amount the code asks for; null when the payer chooses"),
+  merchant_name: z.string().nullable().describe("The merchant (field 59, or the receiver the provider resolved)"),
+  merchant_city: z.string().nullable().describe("The merchant's city (field 60, or the provider's)"),
+  txid: z.string().nullable().describe("The charge's id (field 62.05, or the provider's); null when the code has none (***)"),
 });
 
 export const transferPageSchema = z.strictObject({
@@ -286,3 +299,4 @@ export const providerAnswerSchema = z
 
 export type TransferBody = z.infer<typeof transferSchema>;
 export type BalanceBody = z.infer<typeof balanceSchema>;
+export type BrCodePreviewBody = z.infer<typeof brCodePreviewSchema>;

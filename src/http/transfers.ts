@@ -8,24 +8,66 @@ import { localClockFields } from "../limits/clock.ts";
 import type { StartResult } from "../saga-object.ts";
 import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
+import { maxBodyBytes } from "./body-limit.ts";
 import { withRequestDb } from "./db.ts";
-import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
 import { callObject, ObjectFault } from "./object-call.ts";
-import { normalisePixKey, pixKeyInputLengthMax } from "./pix-key.ts";
+import { pixKeyInputLengthMax } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
+import { payeeOf } from "./transfer-payee.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;
 export const listLimitMax = 100;
 
-export const createTransferBody = z.strictObject({
-  amount_cents: z.number().int().min(1),
-  pix_key: z.string().min(1).max(pixKeyInputLengthMax),
-  pix_key_type: z.enum(pixKeyTypes),
-  description: z.string().max(descriptionLengthMax).nullable().optional(),
-});
+/** The body limit (16 KiB) bounds it; the parser refuses a code over 512 as `/invalid-br-code`. */
+const brCodeInputLengthMax = maxBodyBytes;
+
+export const createTransferBody = z
+  .strictObject({
+    amount_cents: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Required with a key, and with a BR Code that carries no amount; with one that does, omit it or give the same"),
+    pix_key: z.string().min(1).max(pixKeyInputLengthMax).optional().describe("Required unless br_code is given"),
+    pix_key_type: z.enum(pixKeyTypes).optional().describe("Required unless br_code is given"),
+    br_code: z
+      .string()
+      .max(brCodeInputLengthMax)
+      .optional()
+      .describe(
+        "A Pix Copia e Cola (EMV BR Code) instead of pix_key and pix_key_type: a static code names the key, a dynamic one is resolved by the provider",
+      ),
+    description: z.string().max(descriptionLengthMax).nullable().optional(),
+  })
+  .superRefine(requirePayeeFields)
+  // What the refinement checks, for the OpenAPI document: exactly one of the two ways to name the payee.
+  .meta({ oneOf: [{ required: ["amount_cents", "pix_key", "pix_key_type"] }, { required: ["br_code"] }] });
+
+/** Either the key fields or br_code, never both; each missing field is named. */
+function requirePayeeFields(
+  body: {
+    amount_cents?: number | undefined;
+    pix_key?: string | undefined;
+    pix_key_type?: string | undefined;
+    br_code?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  if (body.br_code !== undefined) {
+    for (const field of ["pix_key", "pix_key_type"] as const) {
+      if (body[field] !== undefined) ctx.addIssue({ code: "custom", path: [field], message: "not with br_code: the code names the key" });
+    }
+    return;
+  }
+  for (const field of ["amount_cents", "pix_key", "pix_key_type"] as const) {
+    if (body[field] === undefined)
+      ctx.addIssue({ code: "custom", path: [field], message: "required (or br_code instead of the key fields)" });
+  }
+}
 
 export const listTransfersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(listLimitMax).default(20),
@@ -40,28 +82,35 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
   const body = c.req.valid("json");
   const config = configuredOrThrow(c.env);
   const amountMaxCents = config.rules.per_transfer_cents;
-  if (body.amount_cents > amountMaxCents) {
+  // Before a dynamic code is resolved: a request refused anyway costs no provider call.
+  if (body.amount_cents !== undefined && body.amount_cents > amountMaxCents) {
     return validationProblem(c, [{ field: "amount_cents", message: `must be at most ${amountMaxCents}` }]);
   }
-  const key = normalisePixKey(body.pix_key_type, body.pix_key);
-  if (!key.ok) return validationProblem(c, [{ field: "pix_key", message: key.message }]);
   const description = body.description ?? null;
-  const fingerprint = await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, description]);
+  const found = await payeeOf(c, body, description, idempotencyKey);
+  if (!found.ok) return found.response;
+  const { payee } = found;
+  if (payee.amountCents > amountMaxCents) {
+    return validationProblem(c, [
+      { field: "amount_cents", message: `the BR Code's amount, ${payee.amountCents}, is over ${amountMaxCents}` },
+    ]);
+  }
 
   // A fresh id names the saga object; a replay finds the first transfer instead.
   const candidateId = crypto.randomUUID();
   const input = {
     id: candidateId,
     accountId,
-    amountCents: body.amount_cents,
-    pixKey: key.key,
-    pixKeyType: body.pix_key_type,
+    amountCents: payee.amountCents,
+    pixKey: payee.pixKey,
+    pixKeyType: payee.pixKeyType,
     description,
     idempotencyKey,
-    requestFingerprint: fingerprint,
+    requestFingerprint: payee.requestFingerprint,
     deadlineMs: config.sagaTimings.deadlineMs,
     ...localClockFields(Date.now()),
     rules: config.rules,
+    brCode: payee.brCode,
   };
   const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {

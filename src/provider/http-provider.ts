@@ -1,8 +1,10 @@
 // The HTTP adapter of CONTRACT §4: an idempotent PUT keyed by the transfer id to send, a GET to
 // ask, a GET of the directory. It only builds requests; http-exchange bounds them and classify
 // judges the answers.
+import type { BrCodeResolution } from "./br-code-resolution.ts";
 import { classifySend, classifyStatus } from "./classify.ts";
 import { classifyLookup } from "./classify-lookup.ts";
+import { classifyResolve } from "./classify-resolve.ts";
 import { exchangeOnce, type Fetcher } from "./http-exchange.ts";
 import type { KeyLookup, LookupOutcome, PixOrder, PixProvider, SendOutcome, StatusOutcome } from "./port.ts";
 
@@ -22,12 +24,9 @@ export function createHttpProvider(options: HttpProviderOptions): PixProvider {
 
   return {
     async send(order: PixOrder): Promise<SendOutcome> {
-      const body = JSON.stringify({
-        amount_cents: order.amountCents,
-        pix_key: order.pixKey,
-        pix_key_type: order.pixKeyType,
-        description: order.description,
-      });
+      // A dynamic BR Code is paid as the code itself; the provider checks the amount against it.
+      const payee = order.brCode === undefined ? { pix_key: order.pixKey, pix_key_type: order.pixKeyType } : { br_code: order.brCode };
+      const body = JSON.stringify({ amount_cents: order.amountCents, ...payee, description: order.description });
       const request = { url: urlOf(order), method: "PUT", headers: { ...headers, "content-type": "application/json" }, body } as const;
       const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
       return classifySend(order, exchange, evidence);
@@ -41,6 +40,17 @@ export function createHttpProvider(options: HttpProviderOptions): PixProvider {
       const url = `${baseUrl}/dict/${encodeURIComponent(query.pixKey)}?type=${query.pixKeyType}`;
       const { exchange, evidence } = await exchangeOnce(options.fetcher, { url, method: "GET", headers, body: null }, options.timeoutMs);
       return classifyLookup(exchange, evidence);
+    },
+    async resolveBrCode(brCode: string): Promise<BrCodeResolution> {
+      const body = JSON.stringify({ br_code: brCode });
+      const request = {
+        url: `${baseUrl}/br-codes/resolve`,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        body,
+      } as const;
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
+      return classifyResolve(exchange, evidence);
     },
   };
 }

@@ -1,9 +1,9 @@
 // The provider port: the one interface the saga talks to. Each adapter (HTTP PSP, ...) lives in
 // its own file and turns every answer, timeout and failure into one of these outcomes: the
 // saga core's answers (src/saga/answers.ts) with the evidence kept for operators.
-
 import type { PixKeyType } from "../lib/ids.ts";
 import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
+import type { BrCodeResolution } from "./br-code-resolution.ts";
 
 export interface PixOrder {
   /** The transfer id: the provider deduplicates sends by it. */
@@ -12,6 +12,11 @@ export interface PixOrder {
   pixKey: string;
   pixKeyType: PixKeyType;
   description: string | null;
+  /**
+   * A dynamic BR Code (Pix Copia e Cola) to pay instead of the key: the provider pays what its
+   * payload asks for; amount and key are what it resolved to before the hold (absent: a key).
+   */
+  brCode?: string;
 }
 
 /** What the provider said, kept for operators. `body` is parsed JSON or a string of at most 2 KiB. */
@@ -61,4 +66,6 @@ export interface PixProvider {
   status(order: PixOrder): Promise<StatusOutcome>;
   /** Absent when the provider publishes no directory lookup (Efí). */
   lookup?(query: KeyLookup): Promise<LookupOutcome>;
+  /** What a dynamic BR Code asks for (CONTRACT §4, §4b), before anything is held or sent. */
+  resolveBrCode(brCode: string): Promise<BrCodeResolution>;
 }

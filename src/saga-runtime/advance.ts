@@ -44,6 +44,7 @@ export function orderOf(saga: SagaRecord): PixOrder {
     pixKey: saga.pixKey,
     pixKeyType: saga.pixKeyType,
     description: saga.description,
+    ...(saga.brCode === undefined ? {} : { brCode: saga.brCode }),
   };
 }
 

@@ -2,6 +2,7 @@
 // an unknown account apart (the API answers 403 for it).
 import type { Queryable } from "../db/queryable.ts";
 import { decodeBase64Url, encodeBase64Url } from "../lib/base64url.ts";
+import type { PixKeyType } from "../lib/ids.ts";
 import { uuidPattern } from "../lib/ids.ts";
 import type { TransferResource } from "./store.ts";
 
@@ -105,4 +106,35 @@ export async function listTransfersForAccount(
     data: shown.map((p) => p.resource),
     nextCursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
   };
+}
+
+export type KeyedTransfer =
+  | { outcome: "found"; transfer: { amountCents: number; pixKey: string; pixKeyType: PixKeyType } }
+  | { outcome: "not_found" }
+  | { outcome: "account_not_found" };
+
+/** The transfer an account opened under an Idempotency-Key, if any: a replay needs no provider call. */
+export async function keyedTransferOf(db: Queryable, accountId: string, idempotencyKey: string): Promise<KeyedTransfer> {
+  const { rows } = await db.query<{
+    account_exists: boolean;
+    amount_cents: string | number | null;
+    pix_key: string | null;
+    pix_key_type: string | null;
+  }>(
+    `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1 AND kind = 'customer') AS account_exists,
+            t.amount_cents, t.pix_key, t.pix_key_type
+       FROM (SELECT 1) AS one
+       LEFT JOIN transfers t ON t.account_id = $1 AND t.idempotency_key = $2`,
+    [accountId, idempotencyKey],
+  );
+  const row = rows[0];
+  if (!row?.account_exists) return { outcome: "account_not_found" };
+  if (row.pix_key === null || row.pix_key_type === null || row.amount_cents === null || !isKeyType(row.pix_key_type))
+    return { outcome: "not_found" };
+  return { outcome: "found", transfer: { amountCents: Number(row.amount_cents), pixKey: row.pix_key, pixKeyType: row.pix_key_type } };
+}
+
+/** The row's CHECK (transfers_pix_key_type_known) already holds it; this narrows the type. */
+function isKeyType(value: string): value is PixKeyType {
+  return ["cpf", "cnpj", "email", "phone", "evp"].includes(value);
 }

@@ -23,6 +23,8 @@ export const sagaRecordSchema = z
     returned_cents: z.number().int().nonnegative(),
     completed_at_ms: z.number().int().nullable(),
     return_ids: z.array(z.string()),
+    /** A dynamic BR Code to pay as the code; null otherwise (and absent in records cached before it existed). */
+    br_code: z.string().nullable().optional(),
   })
   .transform((r) => ({
     id: r.id,
@@ -42,6 +44,7 @@ export const sagaRecordSchema = z
     returnedCents: r.returned_cents,
     completedAtMs: r.completed_at_ms,
     returnIds: r.return_ids,
+    ...(typeof r.br_code === "string" ? { brCode: r.br_code } : {}),
   }));
 
 export type SagaRecord = z.output<typeof sagaRecordSchema>;

@@ -38,6 +38,13 @@ export const transfers = pgTable(
     limitDay: date("limit_day", { mode: "string" }),
     /** The sum of its returns (transfer_returns), kept on the row so a CHECK bounds it. */
     returnedCents: bigint("returned_cents", { mode: "number" }).notNull().default(0),
+    /** The Pix Copia e Cola the client pasted, as given (trimmed); null for a transfer to a key. */
+    brCode: text("br_code"),
+    /** static: paid to its key; dynamic: paid as the code, through the provider that resolved it. */
+    brCodeKind: text("br_code_kind"),
+    /** A static code's merchant (fields 59 and 60); a dynamic code's is the provider's, not kept. */
+    merchantName: text("merchant_name"),
+    merchantCity: text("merchant_city"),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
@@ -50,6 +57,20 @@ export const transfers = pgTable(
     check("transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(transferStates))})`),
     check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN (${sql.raw(sqlStringList(pixKeyTypes))})`),
     check("transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
+    // The bounds of src/pix/br-code-model.ts: a code of at most 512, a name of 25, a city of 15.
+    check("transfers_br_code_bounded", sql`char_length(${t.brCode}) BETWEEN 1 AND 512`),
+    check(
+      "transfers_br_code_kind_known",
+      sql`(${t.brCode} IS NULL) = (${t.brCodeKind} IS NULL) AND ${t.brCodeKind} IN ('static', 'dynamic')`,
+    ),
+    check(
+      "transfers_merchant_bounded",
+      sql`char_length(${t.merchantName}) BETWEEN 1 AND 25 AND char_length(${t.merchantCity}) BETWEEN 1 AND 15`,
+    ),
+    check(
+      "transfers_merchant_of_static_code",
+      sql`(${t.merchantName} IS NOT NULL) = (${t.brCodeKind} IS NOT DISTINCT FROM 'static') AND (${t.merchantCity} IS NOT NULL) = (${t.brCodeKind} IS NOT DISTINCT FROM 'static')`,
+    ),
     check(
       "transfers_failure_reason_known",
       sql`${t.failureReason} IS NULL OR ${t.failureReason} IN (${sql.raw(sqlStringList(failureReasons))})`,

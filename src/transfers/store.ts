@@ -24,6 +24,16 @@ export interface OpenTransferInput {
   /** The same instant, in ms: an operator's limit increase is in force once its time has come. */
   nowMs: number;
   rules: RuleSettings;
+  /** The pasted BR Code, or null for a transfer to a key (a dynamic code's key and amount come resolved). */
+  brCode?: OpenBrCode | null;
+}
+
+export interface OpenBrCode {
+  text: string;
+  kind: "static" | "dynamic";
+  /** A static code's fields 59 and 60; null for a dynamic code. */
+  merchantName: string | null;
+  merchantCity: string | null;
 }
 
 /** The client resource exactly as CONTRACT §2 shows it, rendered by transfer_json(). */
@@ -57,7 +67,7 @@ async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<
 }
 
 export async function openTransfer(db: Queryable, input: OpenTransferInput): Promise<OpenTransferResult> {
-  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) AS result", [
+  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS result", [
     input.id,
     input.accountId,
     input.amountCents,
@@ -71,6 +81,14 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
     input.localMinuteOfDay,
     // The instant travels with the rules, which transfer_open hands to every rule it runs.
     JSON.stringify({ ...input.rules, now_ms: input.nowMs }),
+    input.brCode === undefined || input.brCode === null
+      ? null
+      : JSON.stringify({
+          text: input.brCode.text,
+          kind: input.brCode.kind,
+          merchant_name: input.brCode.merchantName,
+          merchant_city: input.brCode.merchantCity,
+        }),
   ]);
   switch (r.outcome) {
     case "created":

@@ -155,7 +155,12 @@ describe("GET /openapi.json", () => {
     const doc = await fetchDocument();
     for (const { key, path, operation } of operationsOf(doc)) {
       // The sandbox PSP's own API answers `{ code }`, like a real PSP.
-      if (path.startsWith("/sandbox/provider/pix/") || path.startsWith("/sandbox/provider/dict/") || path === "/sandbox/provider/outage")
+      if (
+        path.startsWith("/sandbox/provider/pix/") ||
+        path.startsWith("/sandbox/provider/dict/") ||
+        path === "/sandbox/provider/outage" ||
+        path === "/sandbox/provider/br-codes/resolve"
+      )
         continue;
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!/^[45]/.test(status)) continue;
@@ -180,7 +185,9 @@ describe("GET /openapi.json", () => {
     const doc = await fetchDocument();
     const create = doc.components.schemas.CreateTransferRequest as JsonSchema & { properties: Record<string, JsonSchema> };
     expect(create.additionalProperties).toBe(false);
-    expect(create.required).toEqual(["amount_cents", "pix_key", "pix_key_type"]);
+    // The payee is named by the key fields or by br_code, exactly one of them.
+    expect(create.oneOf).toEqual([{ required: ["amount_cents", "pix_key", "pix_key_type"] }, { required: ["br_code"] }]);
+    expect(create.properties.br_code).toMatchObject({ type: "string" });
     expect(create.properties.amount_cents).toMatchObject({
       type: "integer",
       minimum: 1,

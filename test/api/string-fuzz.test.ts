@@ -170,6 +170,13 @@ const cases: Case[] = [
     prepare: nextTransferAccount,
     send: (t) => clientPost({ ...validTransfer, description: t }),
   },
+  { name: "transfer br_code", answer: "problem", prepare: nextTransferAccount, send: (t) => clientPost({ br_code: t, amount_cents: 100 }) },
+  {
+    name: "br-code preview br_code",
+    answer: "problem",
+    send: async (t) =>
+      call("/v1/br-codes/preview", { method: "POST", headers: await clientHeaders(world.accountId), body: JSON.stringify({ br_code: t }) }),
+  },
   { name: "transfer field name", answer: "problem", prepare: nextTransferAccount, send: (t) => clientPost({ ...validTransfer, [t]: "x" }) },
   { name: "list cursor", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/transfers?cursor=${urlPart(t)}`) },
   { name: "list limit", answer: "problem", encoded: true, send: (t) => clientGet(`/v1/transfers?limit=${urlPart(t)}`) },

@@ -2,6 +2,7 @@
 // provider evidence, the money that came back (returns), and the hold with its ledger entries.
 import type { TransferStory } from "../data/story.ts";
 import { formatCents, formatCount, formatTime } from "../format.ts";
+import { BrCodeDetails } from "./br-code.tsx";
 import { type ConsoleEvent, OutboundEvents } from "./events.tsx";
 import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
 import { Layout, Message, StateBadge } from "./layout.tsx";
@@ -91,6 +92,12 @@ export function TransferPage({ story, events, csrfToken, notice, error }: Transf
           <ResolveForm story={story} csrfToken={csrfToken} />
         </section>
       ) : null}
+      {story.br_code === null ? null : (
+        <section aria-labelledby="br-code-heading">
+          <h2 id="br-code-heading">BR Code</h2>
+          <BrCodeDetails story={{ ...story, br_code: story.br_code }} />
+        </section>
+      )}
       <section aria-labelledby="timeline-heading">
         <h2 id="timeline-heading">Timeline</h2>
         <Timeline history={story.history} />

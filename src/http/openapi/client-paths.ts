@@ -39,6 +39,7 @@ export function clientOperations(): RoutedOperation[] {
         description: [
           "Creates the transfer and attempts the hold on your balance, then answers `202` with the transfer: already `funds_reserved` or later, or `compensated` with `failure_reason: insufficient_funds` (or `limit_exceeded`). The saga carries on in the background; poll `GET /v1/transfers/{id}`.",
           "Pix keys are validated and stored normalised: CPF and CNPJ without punctuation (both accepted), email and EVP lowercased, phone in E.164. Unknown fields are rejected (400).",
+          "**Pix Copia e Cola**: instead of `pix_key` and `pix_key_type`, send `br_code`. A static code names the key (its type inferred) and may carry the amount: omit `amount_cents` or give the same; a code without one needs `amount_cents`. A dynamic code (a payload URL) is resolved by the provider first and paid as the code, for the amount it resolved to. A malformed code or a wrong CRC is `400` `/invalid-br-code` (`errors` name the EMV field); a dynamic code the provider refuses (expired, paid) is `422` `/br-code-unresolvable`; a provider that cannot answer now, `503` with `Retry-After`. None of them writes anything. See also `POST /v1/br-codes/preview`.",
           "**Idempotency**: the same `Idempotency-Key` with the same request returns the first response (same status, byte-identical body) with `Idempotent-Replayed: true`. Requests are compared after normalisation, so a CPF with or without punctuation is the same request. The same key with a different request is `422`. Concurrent requests with one key create one transfer: the later ones wait for the first and get its replay. Keys are scoped to your account.",
           `**Rate limit**: ${rate}; every attempt counts, replays and rejected ones included. Past it: \`429\` with \`Retry-After\`.`,
         ].join("\n\n"),
@@ -57,7 +58,9 @@ export function clientOperations(): RoutedOperation[] {
           ),
           ...clientAuthResponses,
           "413": problemResponse("The body is over 16 KiB."),
-          "422": problemResponse("This `Idempotency-Key` was used with a different request (`type` ends in `/idempotency-key-reused`)."),
+          "422": problemResponse(
+            "This `Idempotency-Key` was used with a different request (`type` ends in `/idempotency-key-reused`), or the provider refused a dynamic BR Code (`/br-code-unresolvable`).",
+          ),
           "429": problemResponse("Too many transfer requests for this account (`type` ends in `/rate-limited`).", retryAfterHeader),
           "503": problemResponse(
             "The transfer could not be confirmed (or the token's signing keys cannot be fetched): retry after `Retry-After` with the same `Idempotency-Key`, which tells whether it was created.",
@@ -137,6 +140,32 @@ export function clientOperations(): RoutedOperation[] {
           ...clientAuthResponses,
           "404": problemResponse("No transfer of yours with this id."),
           "503": problemResponse("The stream could not be opened now; try again.", retryAfterHeader),
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/v1/br-codes/preview",
+      operation: {
+        operationId: "previewBrCode",
+        summary: "Read a Pix Copia e Cola before paying it",
+        description: [
+          "What a BR Code asks for: the key, the amount (null when the payer chooses), the merchant and the txid. A static code is read as it is; a dynamic code (a payload URL) is resolved by the provider, and its answer is shown. Nothing is written.",
+          `**Rate limit**: ${rate}, a budget of its own. Past it: \`429\` with \`Retry-After\`.`,
+        ].join("\n\n"),
+        tags: ["transfers"],
+        security: clientSecurity,
+        requestBody: jsonBody("PreviewBrCodeRequest"),
+        responses: {
+          "200": jsonResponse("What the code asks for.", "BrCodePreview"),
+          "400": problemResponse("A malformed code or a wrong CRC (`/invalid-br-code`, `errors` name the EMV field), or an invalid body."),
+          ...clientAuthResponses,
+          "422": problemResponse("The provider refused this dynamic code: expired, paid or unknown (`/br-code-unresolvable`)."),
+          "429": problemResponse("Too many previews for this account (`type` ends in `/rate-limited`).", retryAfterHeader),
+          "503": problemResponse(
+            "The provider could not resolve the code now (or the token's signing keys cannot be fetched): retry after `Retry-After`.",
+            retryAfterHeader,
+          ),
         },
       },
     },

@@ -1,6 +1,7 @@
 // components.schemas of the OpenAPI document, converted with z.toJSONSchema from the very zod
 // schemas the routes validate with (requests) and the tests check responses with (responses).
-import { outageBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
+import { outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
+import { previewBrCodeBody } from "../br-codes.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
@@ -20,6 +21,7 @@ const responseSchemas = {
   Transfer: responses.transferSchema,
   TransferPage: responses.transferPageSchema,
   Balance: responses.balanceSchema,
+  BrCodePreview: responses.brCodePreviewSchema,
   Limits: responses.limitsSchema,
   PixKeyOwner: responses.pixKeyOwnerSchema,
   FieldError: responses.fieldErrorSchema,
@@ -49,12 +51,14 @@ const responseSchemas = {
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
 const requestSchemas = {
   CreateTransferRequest: createTransferBody,
+  PreviewBrCodeRequest: previewBrCodeBody,
   CreditRequest: creditBody,
   SetLimitsRequest: setLimitsBody,
   ResolveRequest: resolveBody,
   WebhookEvent: webhookPayloadSchema,
   EfiWebhookDelivery: efiWebhookPayloadSchema,
   ProviderSendRequest: sendBodySchema,
+  ProviderResolveRequest: resolveBodySchema,
   SandboxOutageRequest: outageBodySchema,
 } as const;
 

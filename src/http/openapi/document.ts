@@ -147,6 +147,8 @@ export function openApiDocument(settings: DocumentSettings, serverUrl: string): 
 function withAmountMaximum(schema: JsonSchema | undefined, maximumCents: number): JsonSchema {
   if (schema === undefined) throw new Error("openapi: CreateTransferRequest is missing from the components");
   const properties = schema.properties as Record<string, JsonSchema>;
-  const amount = { ...properties.amount_cents, maximum: maximumCents, description: `At most MAX_TRANSFER_CENTS (here ${maximumCents}).` };
+  const said = properties.amount_cents?.description;
+  const bound = `At most MAX_TRANSFER_CENTS (here ${maximumCents}).`;
+  const amount = { ...properties.amount_cents, maximum: maximumCents, description: typeof said === "string" ? `${said}. ${bound}` : bound };
   return { ...schema, properties: { ...properties, amount_cents: amount } };
 }

@@ -125,6 +125,23 @@ export function sandboxOperations(): RoutedOperation[] {
     },
     {
       method: "post",
+      path: "/sandbox/provider/br-codes/resolve",
+      operation: sandboxOperation({
+        operationId: "sandboxResolveBrCode",
+        summary: "PSP: resolve a dynamic BR Code",
+        description:
+          "`{ br_code }` → the fields of `POST /v1/br-codes/preview`, resolved from the code alone: the payload URL's last path segment may name a Pix key (a magic key keeps its behaviour), `expired` is refused (`422 { code: expired }`), `unavailable` answers 503; any other URL resolves to a random key derived from it. The amount, merchant and txid are the code's own. `PUT /sandbox/provider/pix/{idempotency_key}` with `br_code` instead of the key fields pays it (`422 amount_mismatch` for another amount).",
+        security: providerSecurity,
+        requestBody: jsonBody("ProviderResolveRequest"),
+        responses: {
+          "200": pspResponse("What the code asks for."),
+          "4XX": pspResponse("Refused: `{ code }` (`invalid_br_code`, `not_dynamic`, `expired`)."),
+          "5XX": pspResponse("Unavailable: ask again."),
+        },
+      }),
+    },
+    {
+      method: "post",
       path: "/sandbox/provider/outage",
       operation: sandboxOperation({
         operationId: "sandboxOutage",

@@ -1,11 +1,13 @@
 // The Efí adapter (CONTRACT §4b) behind the provider port: builds Efí's requests, carries the
 // OAuth2 token (asking once more after a 401: a token revoked early), and hands every answer to
 // answers.ts. Bounded like the generic adapter: http-exchange times each call out.
+import type { BrCodeResolution } from "../br-code-resolution.ts";
 import type { ProviderExchange } from "../classify.ts";
 import { type ExchangeRequest, exchangeOnce, type Fetcher } from "../http-exchange.ts";
 import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../port.ts";
 import { classifyEfiSend, classifyEfiStatus } from "./answers.ts";
 import { idEnvioOf } from "./money.ts";
+import { classifyEfiDetalhar, qrCodePayBody } from "./qrcode.ts";
 import { sendBody } from "./shapes.ts";
 import { createTokenClient, type TokenCache } from "./token.ts";
 
@@ -65,8 +67,17 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
 
   return {
     async send(order: PixOrder): Promise<SendOutcome> {
-      const url = `${baseUrl}/v3/gn/pix/${idEnvioOf(order.idempotencyKey)}`;
-      const called = await call({ url, method: "PUT", body: JSON.stringify(sendBody(order, options.payerKey)) });
+      const idEnvio = idEnvioOf(order.idempotencyKey);
+      // A dynamic BR Code is paid through its own route; Efí answers it like any send.
+      const { brCode } = order;
+      const called =
+        brCode === undefined
+          ? await call({ url: `${baseUrl}/v3/gn/pix/${idEnvio}`, method: "PUT", body: JSON.stringify(sendBody(order, options.payerKey)) })
+          : await call({
+              url: `${baseUrl}/v2/gn/pix/${idEnvio}/qrcode`,
+              method: "PUT",
+              body: JSON.stringify(qrCodePayBody({ ...order, brCode }, options.payerKey)),
+            });
       // Without a token nothing reached Efí; still unknown, so the status check (and, after the
       // grace window, the resend) settles it with the same idEnvio.
       if (called.kind === "no_token") return { kind: "unknown", why: called.why, evidence: called.evidence, ...alertOf(called) };
@@ -77,6 +88,15 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
       const called = await call({ url, method: "GET", body: null });
       if (called.kind === "no_token") return { kind: "unknown", why: called.why, evidence: called.evidence, ...alertOf(called) };
       return classifyEfiStatus(order, called.exchange, called.evidence);
+    },
+    async resolveBrCode(brCode: string): Promise<BrCodeResolution> {
+      const called = await call({
+        url: `${baseUrl}/v2/gn/qrcodes/detalhar`,
+        method: "POST",
+        body: JSON.stringify({ pixCopiaECola: brCode }),
+      });
+      if (called.kind === "no_token") return { kind: "unknown", why: called.why, evidence: called.evidence };
+      return classifyEfiDetalhar(called.exchange, called.evidence);
     },
   };
 }

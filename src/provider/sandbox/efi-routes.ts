@@ -7,6 +7,8 @@ import { z } from "zod";
 import { configuredOrThrow } from "../../config/isolate.ts";
 import { centsFromValor } from "../efi/money.ts";
 import type { SandboxAnswer } from "./answers.ts";
+import { resolveSandboxBrCode } from "./br-codes.ts";
+import { efiDetalharAnswer, efiPayRefusal } from "./efi-br-codes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
 
 type EfiContext = Context<{ Bindings: Env }>;
@@ -75,6 +77,46 @@ sandboxEfiRoutes.put("/:version{v[23]}/gn/pix/:idEnvio", async (c) => {
     // Counting must never change the answer: a lost decrement only overstates concurrency.
     await provider.sendEnded().catch(() => undefined);
   }
+});
+
+const qrCodePaySchema = z.object({
+  pagador: z.object({ chave: z.string().min(1).max(140), infoPagador: z.string().max(140).optional() }),
+  pixCopiaECola: z.string().min(1).max(512),
+});
+
+// Paying a BR Code: the charge's own amount to the key its payload names (br-codes.ts).
+sandboxEfiRoutes.put("/v2/gn/pix/:idEnvio/qrcode", async (c) => {
+  const idEnvio = idEnvioSchema.safeParse(c.req.param("idEnvio"));
+  const body = qrCodePaySchema.safeParse(await c.req.json().catch(() => null));
+  if (!idEnvio.success || !body.success) return c.json({ nome: "qrcode_invalido", mensagem: "Requisição inválida." }, 400);
+  const resolved = resolveSandboxBrCode(body.data.pixCopiaECola);
+  if (!resolved.ok) return answerWith(c, efiPayRefusal(resolved.code));
+  const { payment } = resolved;
+  if (payment.amountCents === null) return c.json({ nome: "valor_invalido", mensagem: "A cobrança não tem valor." }, 400);
+  const provider = sandbox(c);
+  await provider.sendStarted();
+  try {
+    const config = configuredOrThrow(c.env);
+    const answer = await provider.sendEfi({
+      idempotencyKey: transferIdOf(idEnvio.data),
+      amountCents: payment.amountCents,
+      pixKey: payment.pixKey,
+      pixKeyType: payment.pixKeyType,
+      confirmMs: config.sandboxConfirmMs,
+      providerTimeoutMs: config.providerTimeoutMs,
+      notFoundGraceMs: config.sagaTimings.notFoundGraceMs,
+    });
+    return await answerWith(c, answer);
+  } finally {
+    await provider.sendEnded().catch(() => undefined);
+  }
+});
+
+// Decoding a BR Code: a dynamic code's charge, resolved from the code alone.
+sandboxEfiRoutes.post("/v2/gn/qrcodes/detalhar", async (c) => {
+  const body = z.object({ pixCopiaECola: z.string().min(1).max(512) }).safeParse(await c.req.json().catch(() => null));
+  if (!body.success) return answerWith(c, efiDetalharAnswer({ ok: false, httpStatus: 400, code: "invalid_br_code" }));
+  return answerWith(c, efiDetalharAnswer(resolveSandboxBrCode(body.data.pixCopiaECola)));
 });
 
 sandboxEfiRoutes.get("/v2/gn/pix/enviados/id-envio/:idEnvio", async (c) => {

@@ -11,7 +11,9 @@ import { callObject } from "../../http/object-call.ts";
 import { isPixKeyType, normalisePixKey } from "../../http/pix-key.ts";
 import { problem } from "../../http/problem.ts";
 import { pixKeyTypes } from "../../lib/ids.ts";
+import { brCodeLengthMax } from "../../pix/br-code.ts";
 import type { SandboxAnswer } from "./answers.ts";
+import { payeeOfSend, resolveSandboxBrCode } from "./br-codes.ts";
 import { isUnownedKey, sandboxOwnerOf } from "./dict.ts";
 import { sandboxEfiRoutes } from "./efi-routes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
@@ -22,12 +24,16 @@ type SandboxContext = Context<SandboxEnv>;
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
 
-export const sendBodySchema = z.object({
+const sendCommon = {
   amount_cents: z.number().int().min(1).max(1_000_000_000_000),
-  pix_key: z.string().min(1).max(140),
-  pix_key_type: z.enum(pixKeyTypes),
   description: z.string().max(140).nullable().optional(),
-});
+};
+
+/** A key, or a dynamic BR Code the sandbox resolves (br-codes.ts). */
+export const sendBodySchema = z.union([
+  z.object({ ...sendCommon, pix_key: z.string().min(1).max(140), pix_key_type: z.enum(pixKeyTypes) }),
+  z.object({ ...sendCommon, br_code: z.string().min(1).max(brCodeLengthMax) }),
+]);
 
 /** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
 const answerDelayMsMax = 130_000;
@@ -70,15 +76,22 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   const body = sendBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!key.success || !body.success) return c.json({ code: "invalid_request" }, 400);
+  const amountCents = body.data.amount_cents;
+  const payee = payeeOfSend(
+    "br_code" in body.data
+      ? { amountCents, brCode: body.data.br_code }
+      : { amountCents, pixKey: body.data.pix_key, pixKeyType: body.data.pix_key_type },
+  );
+  if (!payee.ok) return c.json({ code: payee.code }, payee.httpStatus);
   const provider = sandbox(c);
   await callObject(c, "sandbox.send", () => provider.sendStarted());
   try {
     const answer = await callObject<SandboxAnswer>(c, "sandbox.send", () =>
       provider.send({
         idempotencyKey: key.data,
-        amountCents: body.data.amount_cents,
-        pixKey: body.data.pix_key,
-        pixKeyType: body.data.pix_key_type,
+        amountCents,
+        pixKey: payee.pixKey,
+        pixKeyType: payee.pixKeyType,
         confirmMs: c.var.config.sandboxConfirmMs,
         providerTimeoutMs: c.var.config.providerTimeoutMs,
         notFoundGraceMs: c.var.config.sagaTimings.notFoundGraceMs,
@@ -106,6 +119,27 @@ sandboxRoutes.get("/provider/dict/:key", requireProviderToken(), (c) => {
   const query = { pixKey: key.key, pixKeyType: type };
   if (isUnownedKey(query)) return c.json({ code: "not_found" }, 404);
   return c.json(sandboxOwnerOf(query));
+});
+
+export const resolveBodySchema = z.object({ br_code: z.string().min(1).max(brCodeLengthMax) });
+
+// A dynamic BR Code's payload, resolved from the code alone (br-codes.ts); nothing is stored.
+sandboxRoutes.post("/provider/br-codes/resolve", requireProviderToken(), async (c) => {
+  if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
+  const body = resolveBodySchema.safeParse(await c.req.json().catch(() => null));
+  if (!body.success) return c.json({ code: "invalid_request" }, 400);
+  const resolved = resolveSandboxBrCode(body.data.br_code);
+  if (!resolved.ok) return c.json({ code: resolved.code }, resolved.httpStatus);
+  const { payment } = resolved;
+  return c.json({
+    kind: "dynamic",
+    pix_key: payment.pixKey,
+    pix_key_type: payment.pixKeyType,
+    amount_cents: payment.amountCents,
+    merchant_name: payment.merchantName,
+    merchant_city: payment.merchantCity,
+    txid: payment.txid,
+  });
 });
 
 sandboxRoutes.get("/provider/payments", async (c) => {
