@@ -11,6 +11,7 @@ AS $function$
     'failure_reason', t.failure_reason, 'failure_code', t.failure_code,
     'end_to_end_id', t.end_to_end_id,
     'created_at', rfc3339(t.created_at), 'updated_at', rfc3339(t.updated_at),
+    'scheduled_for', to_char(t.scheduled_for, 'YYYY-MM-DD'),
     'returned_cents', t.returned_cents,
     'returns', coalesce((
       SELECT jsonb_agg(jsonb_build_object('id', r.id, 'amount_cents', r.amount_cents, 'reason', r.reason,

@@ -14,6 +14,7 @@ AS $function$
     'last_sent_at_ms', epoch_ms(t.last_sent_at), 'next_check_at_ms', epoch_ms(t.next_check_at),
     'deadline_at_ms', epoch_ms(t.deadline_at), 'created_at_ms', epoch_ms(t.created_at),
     'returned_cents', t.returned_cents,
+    'scheduled_for', to_char(t.scheduled_for, 'YYYY-MM-DD'), 'short_runs', t.short_runs,
     'completed_at_ms', CASE WHEN t.state = 'completed' THEN
       (SELECT epoch_ms(max(h.at)) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'completed') END,
     'return_ids', CASE WHEN t.state = 'completed' THEN

@@ -49,6 +49,10 @@ export const transferSchema = z.strictObject({
   end_to_end_id: z.string().nullable().describe("The Pix end-to-end id, once the provider gave one"),
   created_at: timestamp,
   updated_at: timestamp,
+  scheduled_for: z.iso
+    .date()
+    .nullable()
+    .describe("The São Paulo day a scheduled transfer runs on (in its early hours); null for a transfer sent at once"),
   returned_cents: cents
     .nonnegative()
     .describe("The sum of `returns`; never more than amount_cents. Money that came back after `completed`, credited to the balance"),
@@ -116,7 +120,7 @@ export const storyHistoryEntrySchema = z.strictObject({
   state: transferStateSchema,
   at: timestamp,
   reason: z.string().nullable(),
-  actor: z.enum(["saga", "provider", "operator"]),
+  actor: z.enum(["saga", "provider", "operator", "client"]).describe("client: the owner's cancel of a scheduled transfer"),
   evidence: z.unknown().describe("What justified the transition (a provider answer, an operator's note), or null"),
 });
 

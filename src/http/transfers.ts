@@ -4,16 +4,18 @@ import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { localClockFields } from "../limits/clock.ts";
 import type { StartResult } from "../saga-object.ts";
-import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
+import { listTransfersForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
 import { callObject } from "./object-call.ts";
+import { ownTransfer } from "./own-transfer.ts";
 import { normalisePixKey, pixKeyInputLengthMax, pixKeyTypes } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
 import { log } from "./request-id.ts";
+import { cancelTransfer, readSchedule } from "./transfer-schedule.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;
@@ -24,14 +26,18 @@ export const createTransferBody = z.strictObject({
   pix_key: z.string().min(1).max(pixKeyInputLengthMax),
   pix_key_type: z.enum(pixKeyTypes),
   description: z.string().max(descriptionLengthMax).nullable().optional(),
+  scheduled_for: z
+    .string()
+    .max(10)
+    .nullable()
+    .optional()
+    .describe("YYYY-MM-DD: a São Paulo date after today, at most 365 days ahead. Schedules the transfer for that day"),
 });
 
 export const listTransfersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(listLimitMax).default(20),
   cursor: z.string().max(200).optional(),
 });
-
-const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export const transferRoutes = new Hono<AppEnv>();
 
@@ -47,10 +53,14 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
   const key = normalisePixKey(body.pix_key_type, body.pix_key);
   if (!key.ok) return validationProblem(c, [{ field: "pix_key", message: key.message }]);
   const description = body.description ?? null;
-  const fingerprint = await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, description]);
-
   // A fresh id names the saga object; a replay finds the first transfer instead.
   const candidateId = crypto.randomUUID();
+  const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, Date.now());
+  if (!scheduled.ok) return validationProblem(c, [{ field: "scheduled_for", message: scheduled.message }]);
+  // The date is fingerprinted only when given, so an unscheduled request keeps its fingerprint.
+  const fingerprinted = scheduled.schedule ? [{ scheduled_for: scheduled.schedule.scheduledFor }] : [];
+  const fingerprint = await requestFingerprint([body.amount_cents, key.key, body.pix_key_type, description, ...fingerprinted]);
+
   const input = {
     id: candidateId,
     accountId,
@@ -63,6 +73,7 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     deadlineMs: config.sagaTimings.deadlineMs,
     ...localClockFields(Date.now()),
     rules: config.rules,
+    schedule: scheduled.schedule,
   };
   const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {
@@ -116,17 +127,11 @@ transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
 });
 
 transferRoutes.get("/:id", async (c) => {
-  const id = c.req.param("id");
-  const notFound = () => problem(c, 404, { type: "not-found", detail: "No such transfer." });
-  // A malformed id names no transfer, but an unknown account must still get its 403: look it up
-  // with the nil UUID, which no transfer has (ids are random v4 UUIDs).
-  const lookupId = transferIdPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
-  const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
-  if (found.outcome === "account_not_found")
-    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  if (found.outcome === "not_found") return notFound();
-  return c.json(found.transfer);
+  const own = await ownTransfer(c, c.req.param("id"));
+  return own.found ? c.json(own.transfer) : own.answer;
 });
+
+transferRoutes.post("/:id/cancel", cancelTransfer);
 
 /** The live stream (text/event-stream), served by the transfer's own object after the owner check. */
 transferRoutes.get("/:id/events", async (c) => {
@@ -134,11 +139,8 @@ transferRoutes.get("/:id/events", async (c) => {
   const lastEventId = c.req.header("last-event-id");
   if (lastEventId !== undefined && !/^\d{1,9}$/.test(lastEventId))
     return validationProblem(c, [{ field: "Last-Event-ID", message: "the sequence of an event this stream sent" }]);
-  const lookupId = transferIdPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
-  const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
-  if (found.outcome === "account_not_found")
-    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  if (found.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  const own = await ownTransfer(c, id);
+  if (!own.found) return own.answer;
   const streamed = await c.env.TRANSFER_SAGA.getByName(id).fetch(
     new Request("https://transfer-saga/events", { headers: lastEventId === undefined ? {} : { "last-event-id": lastEventId } }),
   );

@@ -22,6 +22,8 @@ export const sagaRecordSchema = z
     deadline_at_ms: z.number().int(),
     created_at_ms: z.number().int(),
     returned_cents: z.number().int().nonnegative(),
+    scheduled_for: z.iso.date().nullable(),
+    short_runs: z.number().int().nonnegative(),
     completed_at_ms: z.number().int().nullable(),
     return_ids: z.array(z.string()),
   })
@@ -41,6 +43,8 @@ export const sagaRecordSchema = z
     deadlineAtMs: r.deadline_at_ms,
     createdAtMs: r.created_at_ms,
     returnedCents: r.returned_cents,
+    scheduledFor: r.scheduled_for,
+    shortRuns: r.short_runs,
     completedAtMs: r.completed_at_ms,
     returnIds: r.return_ids,
   }));

@@ -22,6 +22,8 @@ export interface OpenTransferInput {
   localDay: string;
   localMinuteOfDay: number;
   rules: RuleSettings;
+  /** A later São Paulo day to run on, with its first run's slot; absent or null: at once. */
+  schedule?: { scheduledFor: string; runAtMs: number } | null;
 }
 
 /** The client resource exactly as CONTRACT §2 shows it, rendered by transfer_json(). */
@@ -47,7 +49,7 @@ export interface ProviderCallRecord {
   durationMs: number;
 }
 
-async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<Record<string, unknown>> {
+export async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<Record<string, unknown>> {
   const { rows } = await db.query<{ result: Record<string, unknown> }>(sql, values);
   const result = rows[0]?.result;
   if (!result) throw new Error("transfer function returned nothing");
@@ -55,7 +57,8 @@ async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<
 }
 
 export async function openTransfer(db: Queryable, input: OpenTransferInput): Promise<OpenTransferResult> {
-  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb) AS result", [
+  const sql = "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14) AS result";
+  const r = await callJson(db, sql, [
     input.id,
     input.accountId,
     input.amountCents,
@@ -68,6 +71,8 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
     input.localDay,
     input.localMinuteOfDay,
     JSON.stringify(input.rules),
+    input.schedule?.scheduledFor ?? null,
+    input.schedule?.runAtMs ?? null,
   ]);
   switch (r.outcome) {
     case "created":
