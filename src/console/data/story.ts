@@ -44,6 +44,7 @@ const storySchema = z.object({
   end_to_end_id: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  scheduled_for: z.string().nullable(),
   returned_cents: z.number(),
   returns: z.array(transferReturn),
   send_attempts: z.number(),

@@ -1,4 +1,5 @@
-// The account page, the review queue and reconciliation: reads, plus running reconciliation.
+// The account page, the review queue, scheduled transfers and reconciliation: reads, plus
+// running reconciliation.
 import { type Context, Hono } from "hono";
 import { recordAction } from "../../audit/operator-writes.ts";
 import { reconcile } from "../../ledger/ledger.ts";
@@ -6,12 +7,14 @@ import type { ConsoleEnv } from "../console-env.ts";
 import { readAccount } from "../data/account.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
+import { scheduledTransfers } from "../data/scheduled.ts";
 import { requireCsrf } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { AccountPage } from "../views/account.tsx";
 import { QueuePage } from "../views/queue.tsx";
 import { ReconciliationPage } from "../views/reconciliation.tsx";
 import { RefusalPage } from "../views/refusal.tsx";
+import { ScheduledPage } from "../views/scheduled.tsx";
 
 export const accountPages = new Hono<ConsoleEnv>();
 
@@ -25,6 +28,11 @@ accountPages.get("/accounts/:id", async (c) => {
 accountPages.get("/queue", async (c) => {
   const queue = await withConsoleDb(c.env, (db) => reviewQueue(db));
   return page(c, <QueuePage queue={queue} csrfToken={c.var.csrfToken} nowMs={Date.now()} />);
+});
+
+accountPages.get("/scheduled", async (c) => {
+  const list = await withConsoleDb(c.env, (db) => scheduledTransfers(db));
+  return page(c, <ScheduledPage list={list} csrfToken={c.var.csrfToken} />);
 });
 
 /**
