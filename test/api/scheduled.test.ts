@@ -2,9 +2,18 @@
 // no rule, a scheduled transfer can be canceled (then never again), nothing else can, and a
 // date that is not after today or more than a year ahead is refused writing nothing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { transferSchema } from "../../src/http/schemas.ts";
+import { opsTransferListSchema, transferSchema } from "../../src/http/schemas.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
-import { createTransfer, fundedAccount, getBalance, getTransfer, type TransferJson, waitForFinalState } from "../support/api.ts";
+import {
+  call,
+  createTransfer,
+  fundedAccount,
+  getBalance,
+  getTransfer,
+  opsHeaders,
+  type TransferJson,
+  waitForFinalState,
+} from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { eventChecks } from "../support/event-invariants.ts";
 import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
@@ -34,6 +43,9 @@ describe("scheduling a transfer", () => {
       [transfer.id],
     );
     expect(rows).toEqual([{ next_check_ms: String(scheduledRunAtMs(tomorrow, transfer.id, "early")), limit_day: null }]);
+    const listed = await call(`/ops/transfers?state=scheduled&account_id=${accountId}`, { headers: opsHeaders() });
+    const page = await expectJson(listed, 200, opsTransferListSchema);
+    expect(page.data.map((t) => [t.id, t.state, t.scheduled_for])).toEqual([[transfer.id, "scheduled", tomorrow]]);
   });
 
   it("checks no rule until the day: an amount above every limit is scheduled too", async () => {

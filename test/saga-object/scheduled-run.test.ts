@@ -29,6 +29,7 @@ import {
   waitForFinalState,
 } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
+import { checkInvariants } from "../support/invariants.ts";
 import { saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
 let pool: Pool;
@@ -39,6 +40,9 @@ afterAll(async () => {
   await pool.end();
 });
 
+/** Every account these tests schedule from: the invariants are checked over all of them at the end. */
+const accountsUsed: string[] = [];
+
 const stub = (id: string): DurableObjectStub<TransferSaga> => env.TRANSFER_SAGA.getByName(id);
 const alarmOf = (id: string): Promise<number | null> => runInDurableObject(stub(id), (_, state) => state.storage.getAlarm());
 
@@ -47,6 +51,7 @@ function fixedClock(nowMs: number): SagaPorts {
 }
 
 async function scheduled(accountId: string, day: string, amountCents = 2_500): Promise<SagaRecord> {
+  accountsUsed.push(accountId);
   const response = await scheduleTransfer(accountId, scheduledBody(day, amountCents));
   expect(response.status).toBe(202);
   const saga = await loadSaga(pool, (await response.json<TransferJson>()).id);
@@ -230,5 +235,12 @@ describe("the database keeps a scheduled transfer's hops to the table", () => {
     const again = await runScheduledTransfer(pool, saga.id, saoPauloClock(Date.now()), readRuleSettings(env), null);
     expect(again).toMatchObject({ outcome: "state_mismatch", saga: { state: "canceled" } });
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000, held_cents: 0 });
+  });
+});
+
+describe("the money stays exact", () => {
+  it("keeps every invariant (I1-I12) over the accounts above: scheduled and canceled hold nothing, each hop justified", async () => {
+    expect(accountsUsed.length).toBeGreaterThan(5);
+    expect(await checkInvariants(pool, { accountIds: accountsUsed })).toEqual([]);
   });
 });
