@@ -21,6 +21,7 @@ import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
 import { watchReturns } from "./saga-runtime/returns.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
+import { cancelScheduledTransfer } from "./transfers/scheduled.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
 
 export type PokeSource = "webhook" | "sweeper";
@@ -40,6 +41,13 @@ export type ResolveResult =
   | { outcome: "not_in_review"; state: string }
   /** The outcome does not fit this hold: `sent` before anything was sent, `approve` after. */
   | { outcome: "wrong_outcome"; refusal: "no_pix_to_settle" | "nothing_to_approve" }
+  | { outcome: "not_found" }
+  | Unavailable;
+
+/** The owner's cancel: only while scheduled (CONTRACT §2); `not_scheduled` is the route's 409. */
+export type CancelResult =
+  | { outcome: "canceled"; responseBody: string }
+  | { outcome: "not_scheduled"; state: string }
   | { outcome: "not_found" }
   | Unavailable;
 
@@ -192,6 +200,26 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   /**
+   * Cancels a scheduled transfer. In the object's queue, so it never crosses the alarm's run on
+   * the day; the database's row lock and state guard stand behind that.
+   */
+  async cancel(): Promise<CancelResult> {
+    return this.answering("cancel", () =>
+      this.withDb(async (db): Promise<CancelResult> => {
+        const transferId = this.ctx.id.name ?? "";
+        const result = await cancelScheduledTransfer(db, transferId);
+        if (result.outcome === "not_found") return result;
+        await this.ctx.storage.put(sagaKey, result.saga);
+        if (result.outcome === "not_scheduled") return { outcome: "not_scheduled", state: result.saga.state };
+        await this.events.markDue(Date.now());
+        await this.streams.notify();
+        await this.arm(result.saga);
+        return { outcome: "canceled", responseBody: JSON.stringify(result.response) };
+      }),
+    );
+  }
+
+  /**
    * Runs an RPC's work in the queue and turns a fault into a value: an exception thrown across
    * the RPC boundary surfaces as an uncaught rejection, and the caller only needs "try again".
    */
@@ -224,6 +252,7 @@ export class TransferSaga extends DurableObject<Env> {
           db,
           provider: providerFor(this.env),
           timings: this.timings(),
+          rules: configuredOrThrow(this.env).rules,
           nowMs: () => Date.now(),
           alert: (saga, alert, call) => noticeProviderMisconfigured(this.env, this.ctx, saga, alert, call),
           sendSlot: sendSlotFor(this.env, configuredOrThrow(this.env).providerTimeoutMs),

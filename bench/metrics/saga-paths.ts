@@ -32,7 +32,7 @@ const provider = inProcessProvider();
 
 function ports(db: Queryable): SagaPorts {
   // Default timings: the first check is 30 s away, so only the forced run checks the status.
-  return { db, provider, timings: readSagaTimings({}), nowMs: () => Date.now() };
+  return { db, provider, timings: readSagaTimings({}), rules: readRuleSettings({}), nowMs: () => Date.now() };
 }
 
 async function fundedAccount(db: Queryable, balanceCents: number): Promise<string> {

@@ -9,6 +9,8 @@ CREATE OR REPLACE FUNCTION public.history_client_code(p_from text, p_to text, p_
 AS $function$
   SELECT CASE
     WHEN p_from IS NULL THEN NULL
+    WHEN p_to = 'started' AND p_from = 'scheduled' THEN 'scheduled_day_reached'
+    WHEN p_to = 'canceled' THEN 'canceled'
     WHEN p_to = 'funds_reserved' AND p_from = 'needs_review' THEN 'review_cleared'
     WHEN p_to = 'funds_reserved' THEN 'funds_held'
     WHEN p_to = 'submitted' THEN 'sent_to_provider'

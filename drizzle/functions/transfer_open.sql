@@ -1,5 +1,5 @@
--- Create the transfer, apply the Pix rules, attempt the hold: one transaction. A repeated
--- Idempotency-Key finds the first transfer (after it commits, under concurrency) before the
+-- Create the transfer, apply the Pix rules, attempt the hold (transfer_reserve): one
+-- transaction. A repeated Idempotency-Key finds the first transfer (after it commits, under concurrency) before the
 -- account is locked, so a replay never waits behind the account's other transfers.
 -- The account row is locked first (in the same order by every opener, with a lock timeout), so the
 -- daily sum, the velocity count and the hold are decided together and cannot be raced. The local
@@ -9,15 +9,16 @@
 -- request's instant, by which an operator's pending limit increases are judged.
 -- p_br_code is null for a transfer to a key, else the pasted code: { text, kind, merchant_name,
 -- merchant_city } (a dynamic code's key and amount are what the provider resolved, before this).
-CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb, p_br_code jsonb)
+-- p_scheduled_for (with p_run_at_ms, its first run's slot) schedules it instead: it is written
+-- `scheduled`, its next check at that slot, with nothing held and no rule checked.
+CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb, p_br_code jsonb, p_scheduled_for date, p_run_at_ms bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
 AS $function$
 DECLARE
   v_inserted uuid;
   v_existing transfers%ROWTYPE;
-  v_verdict jsonb;
-  v_hold text;
+  v_state text := CASE WHEN p_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
   v_t transfers%ROWTYPE;
   v_response jsonb;
 BEGIN
@@ -45,10 +46,11 @@ BEGIN
   PERFORM 1 FROM accounts WHERE id = p_account_id AND kind = 'customer' FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'account_not_found'); END IF;
   INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
-                         idempotency_key, request_fingerprint, deadline_at,
+                         idempotency_key, request_fingerprint, deadline_at, scheduled_for, next_check_at,
                          br_code, br_code_kind, merchant_name, merchant_city)
-    VALUES (p_id, p_account_id, p_amount_cents, p_pix_key, p_pix_key_type, p_description, 'started',
+    VALUES (p_id, p_account_id, p_amount_cents, p_pix_key, p_pix_key_type, p_description, v_state,
             p_idempotency_key, p_fingerprint, now() + p_deadline_ms * interval '1 millisecond',
+            p_scheduled_for, ms_to_timestamptz(p_run_at_ms),
             p_br_code->>'text', p_br_code->>'kind', p_br_code->>'merchant_name', p_br_code->>'merchant_city')
     ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id INTO v_inserted;
   IF v_inserted IS NULL THEN
@@ -59,39 +61,10 @@ BEGIN
     END IF;
     RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
   END IF;
-  INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (p_id, NULL, 'started', 'saga');
-
-  v_verdict := coalesce(
-    pix_limit_verdict(p_account_id, p_amount_cents, p_local_day, p_local_minute, p_rules),
-    fraud_rule_velocity(p_id, p_account_id, p_rules));
-  IF v_verdict IS NOT NULL THEN
-    UPDATE transfers SET state = 'compensated', failure_reason = 'limit_exceeded',
-                         failure_code = v_verdict->>'rule', updated_at = now() WHERE id = p_id;
-    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
-      VALUES (p_id, 'started', 'compensated', 'limit exceeded: ' || (v_verdict->>'rule'), 'saga', v_verdict);
-  ELSE
-    v_hold := ledger_hold(p_id, p_account_id, p_amount_cents);
-    IF v_hold = 'held' THEN
-      INSERT INTO daily_usage (account_id, day, used_cents) VALUES (p_account_id, p_local_day, p_amount_cents)
-        ON CONFLICT (account_id, day) DO UPDATE SET used_cents = daily_usage.used_cents + EXCLUDED.used_cents;
-      PERFORM night_usage_consume(p_id, p_account_id, p_amount_cents, p_local_day, p_local_minute, p_rules);
-      UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day, updated_at = now()
-        WHERE id = p_id;
-      INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
-        VALUES (p_id, 'started', 'funds_reserved', 'funds held', 'saga');
-      v_verdict := fraud_rule_new_key(p_id, p_account_id, p_amount_cents, p_pix_key, p_pix_key_type, p_rules);
-      IF v_verdict IS NOT NULL THEN
-        UPDATE transfers SET state = 'needs_review', next_check_at = NULL, updated_at = now() WHERE id = p_id;
-        INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
-          VALUES (p_id, 'funds_reserved', 'needs_review', 'anti-fraud review before sending: ' || (v_verdict->>'rule'), 'saga', v_verdict);
-      END IF;
-    ELSIF v_hold = 'insufficient_funds' THEN
-      UPDATE transfers SET state = 'compensated', failure_reason = 'insufficient_funds', updated_at = now() WHERE id = p_id;
-      INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
-        VALUES (p_id, 'started', 'compensated', 'insufficient funds', 'saga');
-    ELSE
-      RAISE EXCEPTION 'saga invariant violated: hold for new transfer % answered %', p_id, v_hold;
-    END IF;
+  INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (p_id, NULL, v_state, 'saga');
+  -- A scheduled transfer holds nothing and checks no rule until its day (transfer_run_scheduled).
+  IF v_state = 'started' THEN
+    PERFORM transfer_reserve(p_id, p_local_day, p_local_minute, p_rules, NULL);
   END IF;
 
   v_response := transfer_json(p_id);

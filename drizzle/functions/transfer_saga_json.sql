@@ -16,6 +16,7 @@ AS $function$
     'deadline_at_ms', epoch_ms(t.deadline_at), 'created_at_ms', epoch_ms(t.created_at),
     'returned_cents', t.returned_cents,
     'br_code', CASE WHEN t.br_code_kind = 'dynamic' THEN t.br_code END,
+    'scheduled_for', to_char(t.scheduled_for, 'YYYY-MM-DD'), 'short_runs', t.short_runs,
     'completed_at_ms', CASE WHEN t.state = 'completed' THEN
       (SELECT epoch_ms(max(h.at)) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'completed') END,
     'return_ids', CASE WHEN t.state = 'completed' THEN

@@ -8,6 +8,7 @@ CREATE OR REPLACE FUNCTION public.transfer_transition_allowed(p_from text, p_to 
  IMMUTABLE
 AS $function$
   SELECT CASE p_from
+    WHEN 'scheduled'      THEN p_to IN ('started', 'canceled')
     WHEN 'started'        THEN p_to IN ('funds_reserved', 'compensated')
     WHEN 'funds_reserved' THEN p_to IN ('submitted', 'compensating', 'needs_review')
     WHEN 'submitted'      THEN p_to IN ('completed', 'compensating', 'needs_review')
@@ -15,6 +16,7 @@ AS $function$
     WHEN 'compensating'   THEN p_to IN ('compensated')
     WHEN 'compensated'    THEN false
     WHEN 'needs_review'   THEN p_to IN ('completed', 'compensated', 'funds_reserved')
+    WHEN 'canceled'       THEN false
     ELSE false
   END
 $function$;

@@ -47,7 +47,8 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; max-height: 16r
 .state-completed { color: var(--ok); }
 .state-compensated, .state-compensating { color: var(--bad); }
 .state-needs_review { color: var(--warn); }
-.state-started, .state-funds_reserved, .state-submitted { color: var(--accent); }
+.state-started, .state-funds_reserved, .state-submitted, .state-scheduled { color: var(--accent); }
+.state-canceled { color: var(--muted); }
 form.stack { display: grid; gap: .75rem; max-width: 36rem; }
 form.inline { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
 form.inline .field { flex: 1 1 16rem; }

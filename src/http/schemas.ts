@@ -49,6 +49,10 @@ export const transferSchema = z.strictObject({
   merchant_city: z.string().max(15).nullable().describe("A static BR Code's merchant city (field 60); null otherwise"),
   created_at: timestamp,
   updated_at: timestamp,
+  scheduled_for: z.iso
+    .date()
+    .nullable()
+    .describe("The São Paulo day a scheduled transfer runs on (in its early hours); null for a transfer sent at once"),
   returned_cents: cents
     .nonnegative()
     .describe("The sum of `returns`; never more than amount_cents. Money that came back after `completed`, credited to the balance"),
@@ -161,7 +165,9 @@ export const storyHistoryEntrySchema = z.strictObject({
   reason: z.string().nullable(),
   actor: z
     .string()
-    .describe("Who made the transition: `saga`, `provider`, or the operator who decided (their Access email, or `ops-token`)"),
+    .describe(
+      "Who made the transition: `saga`, `provider`, `client` (the owner's cancel of a scheduled transfer), or the operator who decided (their Access email, or `ops-token`)",
+    ),
   evidence: z.unknown().describe("What justified the transition (a provider answer, an operator's note), or null"),
 });
 

@@ -2,20 +2,23 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
-import { pixKeyTypes, uuidPattern } from "../lib/ids.ts";
+import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { localClockFields } from "../limits/clock.ts";
 import type { StartResult } from "../saga-object.ts";
-import { listTransfersForAccount, transferForAccount } from "../transfers/reads.ts";
+import { listTransfersForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
 import { maxBodyBytes } from "./body-limit.ts";
 import { withRequestDb } from "./db.ts";
+import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
 import { callObject, ObjectFault } from "./object-call.ts";
+import { ownTransfer } from "./own-transfer.ts";
 import { pixKeyInputLengthMax } from "./pix-key.ts";
 import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
 import { payeeOf } from "./transfer-payee.ts";
+import { cancelTransfer, readSchedule } from "./transfer-schedule.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const descriptionLengthMax = 140;
@@ -42,6 +45,12 @@ export const createTransferBody = z
         "A Pix Copia e Cola (EMV BR Code) instead of pix_key and pix_key_type: a static code names the key, a dynamic one is resolved by the provider",
       ),
     description: z.string().max(descriptionLengthMax).nullable().optional(),
+    scheduled_for: z
+      .string()
+      .max(10)
+      .nullable()
+      .optional()
+      .describe("YYYY-MM-DD: a São Paulo date after today, at most 365 days ahead. Schedules the transfer for that day"),
   })
   .superRefine(requirePayeeFields)
   // What the refinement checks, for the OpenAPI document: exactly one of the two ways to name the payee.
@@ -87,6 +96,11 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     return validationProblem(c, [{ field: "amount_cents", message: `must be at most ${amountMaxCents}` }]);
   }
   const description = body.description ?? null;
+  // A fresh id names the saga object (and spreads a scheduled run's slot); a replay finds the
+  // first transfer instead. A bad date is refused before a dynamic code costs a provider call.
+  const candidateId = crypto.randomUUID();
+  const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, Date.now());
+  if (!scheduled.ok) return validationProblem(c, [{ field: "scheduled_for", message: scheduled.message }]);
   const found = await payeeOf(c, body, description, idempotencyKey);
   if (!found.ok) return found.response;
   const { payee } = found;
@@ -96,8 +110,11 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     ]);
   }
 
-  // A fresh id names the saga object; a replay finds the first transfer instead.
-  const candidateId = crypto.randomUUID();
+  // The date is fingerprinted only when given, so an unscheduled request keeps its fingerprint.
+  const fingerprint = scheduled.schedule
+    ? await requestFingerprint([payee.requestFingerprint, { scheduled_for: scheduled.schedule.scheduledFor }])
+    : payee.requestFingerprint;
+
   const input = {
     id: candidateId,
     accountId,
@@ -106,11 +123,12 @@ transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), asyn
     pixKeyType: payee.pixKeyType,
     description,
     idempotencyKey,
-    requestFingerprint: payee.requestFingerprint,
+    requestFingerprint: fingerprint,
     deadlineMs: config.sagaTimings.deadlineMs,
     ...localClockFields(Date.now()),
     rules: config.rules,
     brCode: payee.brCode,
+    schedule: scheduled.schedule,
   };
   const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {
@@ -164,19 +182,13 @@ transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
 });
 
 transferRoutes.get("/:id", async (c) => {
-  const id = c.req.param("id");
-  const notFound = () => problem(c, 404, { type: "not-found", detail: "No such transfer." });
-  // A malformed id names no transfer, but an unknown account must still get its 403: look it up
-  // with the nil UUID, which no transfer has (ids are random v4 UUIDs).
-  const lookupId = uuidPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
-  const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
-  if (found.outcome === "account_not_found")
-    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  if (found.outcome === "not_found") return notFound();
-  return c.json(found.transfer);
+  const own = await ownTransfer(c, c.req.param("id"));
+  return own.found ? c.json(own.transfer) : own.answer;
 });
 
 const streamFaultDetail = "The stream could not be opened; try again.";
+
+transferRoutes.post("/:id/cancel", cancelTransfer);
 
 /** The live stream (text/event-stream), served by the transfer's own object after the owner check. */
 transferRoutes.get("/:id/events", async (c) => {
@@ -184,11 +196,8 @@ transferRoutes.get("/:id/events", async (c) => {
   const lastEventId = c.req.header("last-event-id");
   if (lastEventId !== undefined && !/^\d{1,9}$/.test(lastEventId))
     return validationProblem(c, [{ field: "Last-Event-ID", message: "the sequence of an event this stream sent" }]);
-  const lookupId = uuidPattern.test(id) ? id : "00000000-0000-0000-0000-000000000000";
-  const found = await withRequestDb(c, (db) => transferForAccount(db, lookupId, c.get("accountId")));
-  if (found.outcome === "account_not_found")
-    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  if (found.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  const own = await ownTransfer(c, id);
+  if (!own.found) return own.answer;
   // Opening a stream writes nothing, so a reset on the way is retried like any RPC, then a 503.
   const streamed = await callObject(
     c,

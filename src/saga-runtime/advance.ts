@@ -3,18 +3,24 @@
 // itself (funds_reserved means "send"), the provider call is idempotent by transfer id, and
 // the result is persisted after; a crash between any two repeats the step safely.
 import type { Queryable } from "../db/queryable.ts";
+import { saoPauloClock } from "../limits/clock.ts";
+import type { RuleSettings } from "../limits/defaults.ts";
 import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
 import type { SendSlot } from "../provider/send-gate/send-slot.ts";
+import { scheduledRunAtMs } from "../saga/schedule.ts";
 import { isInFlight } from "../saga/states.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { type SagaChange, type SagaEvent, type SagaView, transition } from "../saga/transition.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
+import { runScheduledTransfer } from "../transfers/scheduled.ts";
 import { applyChange, type ProviderCallRecord } from "../transfers/store.ts";
 
 export interface SagaPorts {
   db: Queryable;
   provider: PixProvider;
   timings: SagaTimings;
+  /** The Pix rules' defaults, for a scheduled transfer's run on its day. */
+  rules: RuleSettings;
   nowMs: () => number;
   /** Our own misconfiguration seen in a provider answer (src/alerts/provider-misconfigured.ts). */
   alert?: (saga: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => void;
@@ -34,7 +40,15 @@ function sendThroughGate(ports: SagaPorts, saga: SagaRecord): Promise<SendOutcom
 export const stepsPerRunMax = 4;
 
 export function viewOf(saga: SagaRecord): SagaView {
-  return { state: saga.state, deadlineAtMs: saga.deadlineAtMs, checksMade: saga.checksMade, lastSentAtMs: saga.lastSentAtMs };
+  const schedule =
+    saga.state === "scheduled" && saga.scheduledFor !== null && saga.nextCheckAtMs !== null
+      ? {
+          runAtMs: saga.nextCheckAtMs,
+          shortRuns: saga.shortRuns,
+          eveningRunAtMs: scheduledRunAtMs(saga.scheduledFor, saga.id, "evening"),
+        }
+      : null;
+  return { state: saga.state, deadlineAtMs: saga.deadlineAtMs, checksMade: saga.checksMade, lastSentAtMs: saga.lastSentAtMs, schedule };
 }
 
 export function orderOf(saga: SagaRecord): PixOrder {
@@ -75,6 +89,7 @@ async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   const command = decided.commands[0];
   if (!command) return saga;
   if (command.type === "persist") return persist(ports, saga, command.change, null);
+  if (command.type === "run_scheduled") return runScheduled(ports, saga, command.retryAtMs);
   let event: SagaEvent;
   let call: ProviderCallRecord;
   if (command.type === "send_to_provider") {
@@ -92,6 +107,13 @@ async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   const write = answered.commands.find((c) => c.type === "persist");
   const persisted = write ? await persist(ports, saga, write.change, call) : saga;
   return answered.commands.some((c) => c.type === "resend_to_provider") ? resend(ports, persisted) : persisted;
+}
+
+/** A scheduled transfer's day came: rules and hold now, in the São Paulo day and minute of the run. */
+async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: number | null): Promise<SagaRecord> {
+  const result = await runScheduledTransfer(ports.db, saga.id, saoPauloClock(ports.nowMs()), ports.rules, retryAtMs);
+  if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
+  return result.saga;
 }
 
 /** Sends again with the same id (the check that decided it is already recorded). */

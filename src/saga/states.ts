@@ -6,6 +6,7 @@
 // its state CHECK and the `transfers_due` index from `transferStates` and `inFlightStates`.
 
 export const transferStates = [
+  "scheduled",
   "started",
   "funds_reserved",
   "submitted",
@@ -13,6 +14,7 @@ export const transferStates = [
   "compensating",
   "compensated",
   "needs_review",
+  "canceled",
 ] as const;
 export type TransferState = (typeof transferStates)[number];
 
@@ -20,6 +22,9 @@ export const failureReasons = ["insufficient_funds", "limit_exceeded", "provider
 export type FailureReason = (typeof failureReasons)[number];
 
 export const allowedTransitions: Readonly<Record<TransferState, readonly TransferState[]>> = {
+  // Scheduled for a later São Paulo day, nothing held: on that day it starts (rules and hold
+  // then); until then its owner may cancel it.
+  scheduled: ["started", "canceled"],
   // The hold either succeeds or the transfer ends before anything reaches the provider.
   started: ["funds_reserved", "compensated"],
   // Sent: accepted or unknown both mean submitted; only a definitive rejection compensates.
@@ -32,6 +37,7 @@ export const allowedTransitions: Readonly<Record<TransferState, readonly Transfe
   needs_review: ["completed", "compensated", "funds_reserved"],
   completed: [],
   compensated: [],
+  canceled: [],
 };
 
 export function canTransition(from: TransferState, to: TransferState): boolean {
@@ -56,8 +62,17 @@ export function isTerminal(state: TransferState): boolean {
   return allowedTransitions[state].length === 0;
 }
 
-/** States the saga advances by itself (needs_review waits for a person). */
-export const inFlightStates = ["started", "funds_reserved", "submitted", "compensating"] as const satisfies readonly TransferState[];
+/**
+ * States the saga advances by itself (needs_review waits for a person). A scheduled transfer's
+ * next check is its run on the day, so the due index, the sweeper and a re-armed alarm find it.
+ */
+export const inFlightStates = [
+  "scheduled",
+  "started",
+  "funds_reserved",
+  "submitted",
+  "compensating",
+] as const satisfies readonly TransferState[];
 
 export function isInFlight(state: TransferState): boolean {
   return (inFlightStates as readonly TransferState[]).includes(state);

@@ -21,10 +21,22 @@ export interface SagaView {
   checksMade: number;
   /** When the order was last sent; the not-found grace window runs from here. */
   lastSentAtMs: number | null;
+  /** A scheduled transfer's runs; null for every other state. */
+  schedule: ScheduleView | null;
+}
+
+export interface ScheduleView {
+  /** The recorded next run: the early slot of its day, or the evening retry after a short run. */
+  runAtMs: number;
+  /** Runs that found too little available so far. */
+  shortRuns: number;
+  /** The evening slot of its day (src/saga/schedule.ts). */
+  eveningRunAtMs: number;
 }
 
 // The hold, the Pix rules and the anti-fraud review are decided where the transfer is opened
-// (transfer_open, one transaction), so the core's first event is the first `due`.
+// (transfer_open, one transaction), or for a scheduled transfer where it runs on its day
+// (transfer_run_scheduled), so the core's first event is the first `due`.
 export type SagaEvent =
   | { type: "due" }
   | { type: "send_answered"; outcome: SendAnswer }
@@ -56,6 +68,11 @@ export interface SagaChange {
 // The next check is part of the persisted change (`nextCheckAtMs`): the object arms its alarm
 // from the record it persisted, so there is no separate scheduling command.
 export type SagaCommand =
+  /**
+   * Start a scheduled transfer: the Pix rules and the hold (transfer_run_scheduled). With
+   * `retryAtMs`, too little available keeps it scheduled until then; null: that ends it.
+   */
+  | { type: "run_scheduled"; retryAtMs: number | null }
   | { type: "send_to_provider" }
   | { type: "check_provider_status" }
   /** Send again with the same id: the provider said it has no such payment after the grace window. */
@@ -252,10 +269,25 @@ function onResendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, ti
   }
 }
 
+/**
+ * A scheduled transfer runs once its slot has come (a poke before it, a webhook or the sweeper,
+ * changes nothing). Its first run that finds too little available is retried in the evening
+ * slot of the same day, unless that slot has passed too (a run late after an outage); the
+ * retry is the last run.
+ */
+function runScheduled(saga: SagaView, nowMs: number): Transition {
+  const schedule = saga.schedule;
+  if (schedule === null) throw new Error("saga invariant violated: a scheduled transfer without its schedule");
+  if (nowMs < schedule.runAtMs) return nothing(saga);
+  const retryAtMs = schedule.shortRuns === 0 && nowMs < schedule.eveningRunAtMs ? schedule.eveningRunAtMs : null;
+  return { state: saga.state, commands: [{ type: "run_scheduled", retryAtMs }] };
+}
+
 export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timings: SagaTimings): Transition {
   if (isTerminal(saga.state)) return nothing(saga);
   switch (event.type) {
     case "due":
+      if (saga.state === "scheduled") return runScheduled(saga, nowMs);
       if (saga.state === "funds_reserved") return { state: saga.state, commands: [{ type: "send_to_provider" }] };
       if (saga.state === "submitted") return { state: saga.state, commands: [{ type: "check_provider_status" }] };
       // A compensation that did not finish is retried until it does: it is local and idempotent.

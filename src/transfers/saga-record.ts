@@ -21,6 +21,8 @@ export const sagaRecordSchema = z
     deadline_at_ms: z.number().int(),
     created_at_ms: z.number().int(),
     returned_cents: z.number().int().nonnegative(),
+    scheduled_for: z.iso.date().nullable(),
+    short_runs: z.number().int().nonnegative(),
     completed_at_ms: z.number().int().nullable(),
     return_ids: z.array(z.string()),
     /** A dynamic BR Code to pay as the code; null otherwise (and absent in records cached before it existed). */
@@ -42,6 +44,8 @@ export const sagaRecordSchema = z
     deadlineAtMs: r.deadline_at_ms,
     createdAtMs: r.created_at_ms,
     returnedCents: r.returned_cents,
+    scheduledFor: r.scheduled_for,
+    shortRuns: r.short_runs,
     completedAtMs: r.completed_at_ms,
     returnIds: r.return_ids,
     ...(typeof r.br_code === "string" ? { brCode: r.br_code } : {}),

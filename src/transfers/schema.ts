@@ -36,6 +36,10 @@ export const transfers = pgTable(
     deadlineAt: at("deadline_at").notNull(),
     /** The São Paulo day whose daily limit this transfer consumed; null when it consumed none. */
     limitDay: date("limit_day", { mode: "string" }),
+    /** The São Paulo day a scheduled transfer runs on (CONTRACT §2 `scheduled_for`); null: at once. */
+    scheduledFor: date("scheduled_for", { mode: "string" }),
+    /** Runs of a scheduled transfer that found too little available (one evening retry). */
+    shortRuns: integer("short_runs").notNull().default(0),
     /** The sum of its returns (transfer_returns), kept on the row so a CHECK bounds it. */
     returnedCents: bigint("returned_cents", { mode: "number" }).notNull().default(0),
     /** The Pix Copia e Cola the client pasted, as given (trimmed); null for a transfer to a key. */
@@ -102,7 +106,8 @@ export const transferHistory = pgTable(
   },
   (t) => [
     index("transfer_history_by_transfer").on(t.transferId, t.id),
-    check("transfer_history_actor_known", sql`${t.actor} IN ('saga', 'provider', 'operator')`),
+    // `client`: the owner's own cancel of a scheduled transfer.
+    check("transfer_history_actor_known", sql`${t.actor} IN ('saga', 'provider', 'operator', 'client')`),
   ],
 );
 

@@ -26,6 +26,8 @@ export interface OpenTransferInput {
   rules: RuleSettings;
   /** The pasted BR Code, or null for a transfer to a key (a dynamic code's key and amount come resolved). */
   brCode?: OpenBrCode | null;
+  /** A later São Paulo day to run on, with its first run's slot; absent or null: at once. */
+  schedule?: { scheduledFor: string; runAtMs: number } | null;
 }
 
 export interface OpenBrCode {
@@ -59,7 +61,7 @@ export interface ProviderCallRecord {
   durationMs: number;
 }
 
-async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<Record<string, unknown>> {
+export async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<Record<string, unknown>> {
   const { rows } = await db.query<{ result: Record<string, unknown> }>(sql, values);
   const result = rows[0]?.result;
   if (!result) throw new Error("transfer function returned nothing");
@@ -67,7 +69,8 @@ async function callJson(db: Queryable, sql: string, values: unknown[]): Promise<
 }
 
 export async function openTransfer(db: Queryable, input: OpenTransferInput): Promise<OpenTransferResult> {
-  const r = await callJson(db, "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb) AS result", [
+  const sql = "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15) AS result";
+  const r = await callJson(db, sql, [
     input.id,
     input.accountId,
     input.amountCents,
@@ -89,6 +92,8 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
           merchant_name: input.brCode.merchantName,
           merchant_city: input.brCode.merchantCity,
         }),
+    input.schedule?.scheduledFor ?? null,
+    input.schedule?.runAtMs ?? null,
   ]);
   switch (r.outcome) {
     case "created":

@@ -23,6 +23,8 @@ const submitted: SagaRecord = {
   deadlineAtMs: 1_800_000_004_000,
   createdAtMs: 1_800_000_000_000,
   returnedCents: 0,
+  scheduledFor: null,
+  shortRuns: 0,
   completedAtMs: null,
   returnIds: [],
 };

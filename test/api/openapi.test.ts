@@ -15,6 +15,7 @@ const contractOperations = [
   "get /v1/transfers",
   "get /v1/transfers/{id}",
   "get /v1/transfers/{id}/events",
+  "post /v1/transfers/{id}/cancel",
   "get /v1/balance",
   "get /v1/limits",
   "get /v1/pix-keys/{key}",

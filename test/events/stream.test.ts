@@ -9,6 +9,7 @@ import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { testPool } from "../support/db.ts";
 import { sandboxKeys } from "../support/faults.ts";
 import { openWithoutObject } from "../support/saga.ts";
+import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
 let pool: Pool;
 beforeAll(() => {
@@ -137,6 +138,17 @@ describe("the live stream of a transfer", () => {
     expect(failNext).toBe(false);
     expect(await withinASecond(stream.next())).toEqual({ id: 3, event: "transfer.updated", state: "submitted", historyLength: 3 });
     await stream.cancel();
+  });
+
+  it("streams a scheduled transfer and ends after it is canceled", async () => {
+    const accountId = await fundedAccount(10_000);
+    const created = await scheduleTransfer(accountId, scheduledBody(saoPauloDayFromToday(1)));
+    const { id } = await created.json<{ id: string }>();
+    const stream = new SseReader((await openStream(accountId, id)).body as ReadableStream<Uint8Array>);
+    expect(await stream.next()).toEqual({ id: 1, event: "transfer.updated", state: "scheduled", historyLength: 1 });
+    expect((await cancel(accountId, id)).status).toBe(200);
+    expect(await stream.next()).toEqual({ id: 2, event: "transfer.updated", state: "canceled", historyLength: 2 });
+    expect(await stream.next()).toBeNull();
   });
 
   it("answers 404 for another account's transfer, 401 without a token, 400 for a Last-Event-ID it never sent", async () => {

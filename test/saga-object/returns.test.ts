@@ -5,6 +5,7 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { describe, expect } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { returnsWatchMs } from "../../src/saga/returns.ts";
 import { orderOf, type SagaPorts } from "../../src/saga-runtime/advance.ts";
@@ -142,6 +143,7 @@ describe("returns reach the ledger once", () => {
       db: pool,
       provider: providerFor(env),
       timings: readSagaTimings(env),
+      rules: readRuleSettings(env),
       nowMs: () => (saga.completedAtMs ?? 0) + returnsWatchMs,
     };
     expect(await watchReturns(ports, saga)).toEqual({ checked: false });

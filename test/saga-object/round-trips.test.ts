@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 import { describe, expect } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
+import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
@@ -42,7 +43,7 @@ async function open(db: Queryable, accountId: string, amountCents: number, pixKe
 }
 
 function ports(db: Queryable): SagaPorts {
-  return { db, provider: providerFor(env), timings: readSagaTimings(env), nowMs: () => Date.now() };
+  return { db, provider: providerFor(env), timings: readSagaTimings(env), rules: readRuleSettings(env), nowMs: () => Date.now() };
 }
 
 describe("round trips per saga path", () => {

@@ -14,30 +14,42 @@ import {
 // Rows are `from`, columns are `to`, in the order of `transferStates`; 1 = allowed.
 // biome-ignore format: a table reads best as a grid
 const table: Record<TransferState, readonly (0 | 1)[]> = {
-  //              started  funds_reserved  submitted  completed  compensating  compensated  needs_review
-  started:        [0,      1,              0,         0,         0,            1,           0],
-  funds_reserved: [0,      0,              1,         0,         1,            0,           1],
-  submitted:      [0,      0,              0,         1,         1,            0,           1],
-  completed:      [0,      0,              0,         0,         0,            0,           0],
-  compensating:   [0,      0,              0,         0,         0,            1,           0],
-  compensated:    [0,      0,              0,         0,         0,            0,           0],
-  needs_review:   [0,      1,              0,         1,         0,            1,           0],
+  //              scheduled  started  funds_reserved  submitted  completed  compensating  compensated  needs_review  canceled
+  scheduled:      [0,        1,       0,              0,         0,         0,            0,           0,            1],
+  started:        [0,        0,       1,              0,         0,         0,            1,           0,            0],
+  funds_reserved: [0,        0,       0,              1,         0,         1,            0,           1,            0],
+  submitted:      [0,        0,       0,              0,         1,         1,            0,           1,            0],
+  completed:      [0,        0,       0,              0,         0,         0,            0,           0,            0],
+  compensating:   [0,        0,       0,              0,         0,         0,            1,           0,            0],
+  compensated:    [0,        0,       0,              0,         0,         0,            0,           0,            0],
+  needs_review:   [0,        0,       1,              0,         1,         0,            1,           0,            0],
+  canceled:       [0,        0,       0,              0,         0,         0,            0,           0,            0],
 };
 
 const pairs = transferStates.flatMap((from) => transferStates.map((to, column) => ({ from, to, allowed: table[from][column] === 1 })));
 
 describe("the transition table", () => {
-  it("lists the seven states in the order the expected table uses", () => {
-    expect(transferStates).toEqual(["started", "funds_reserved", "submitted", "completed", "compensating", "compensated", "needs_review"]);
-    expect(pairs).toHaveLength(49);
+  it("lists the nine states in the order the expected table uses", () => {
+    expect(transferStates).toEqual([
+      "scheduled",
+      "started",
+      "funds_reserved",
+      "submitted",
+      "completed",
+      "compensating",
+      "compensated",
+      "needs_review",
+      "canceled",
+    ]);
+    expect(pairs).toHaveLength(81);
   });
 
   it.each(pairs)("$from -> $to is allowed: $allowed", ({ from, to, allowed }) => {
     expect(canTransition(from, to)).toBe(allowed);
   });
 
-  it("allows exactly twelve transitions", () => {
-    expect(pairs.filter((p) => canTransition(p.from, p.to))).toHaveLength(12);
+  it("allows exactly fourteen transitions", () => {
+    expect(pairs.filter((p) => canTransition(p.from, p.to))).toHaveLength(14);
   });
 
   it("never allows a state to transition to itself", () => {
@@ -48,15 +60,16 @@ describe("the transition table", () => {
     for (const to of transferStates) {
       expect(canTransition("completed", to)).toBe(false);
       expect(canTransition("compensated", to)).toBe(false);
+      expect(canTransition("canceled", to)).toBe(false);
     }
   });
 
-  it("reports completed and compensated, and only those, as terminal", () => {
-    expect(transferStates.filter(isTerminal)).toEqual(["completed", "compensated"]);
+  it("reports completed, compensated and canceled, and only those, as terminal", () => {
+    expect(transferStates.filter(isTerminal)).toEqual(["completed", "compensated", "canceled"]);
   });
 
   it("reports the states the saga advances by itself as in flight (needs_review waits for a person)", () => {
-    expect(transferStates.filter(isInFlight)).toEqual(["started", "funds_reserved", "submitted", "compensating"]);
+    expect(transferStates.filter(isInFlight)).toEqual(["scheduled", "started", "funds_reserved", "submitted", "compensating"]);
   });
 
   it("never reaches completed from compensated, by any path", () => {
@@ -98,6 +111,9 @@ describe("assertPath", () => {
   it.each<{ from: TransferState; path: TransferState[] }>([
     { from: "started", path: ["funds_reserved", "submitted", "completed"] },
     { from: "started", path: ["compensated"] },
+    { from: "scheduled", path: ["started", "funds_reserved", "submitted", "completed"] },
+    { from: "scheduled", path: ["started", "compensated"] },
+    { from: "scheduled", path: ["canceled"] },
     { from: "funds_reserved", path: ["compensating", "compensated"] },
     { from: "funds_reserved", path: ["submitted", "completed"] },
     { from: "submitted", path: ["needs_review", "compensated"] },
@@ -113,6 +129,9 @@ describe("assertPath", () => {
     { from: "compensated", path: ["completed"], badHop: "compensated -> completed" },
     { from: "submitted", path: ["submitted"], badHop: "submitted -> submitted" },
     { from: "started", path: ["submitted"], badHop: "started -> submitted" },
+    { from: "scheduled", path: ["completed"], badHop: "scheduled -> completed" },
+    { from: "scheduled", path: ["funds_reserved"], badHop: "scheduled -> funds_reserved" },
+    { from: "started", path: ["canceled"], badHop: "started -> canceled" },
   ])("rejects $from -> $path at the hop $badHop", ({ from, path, badHop }) => {
     expect(() => assertPath(from, path)).toThrow(`saga invariant violated: ${badHop} is not a transition`);
   });

@@ -22,8 +22,12 @@ const afterDeadlineMs = 150_000;
 
 /** Each state as the Durable Object would load it; after the send, two inconclusive checks made. */
 function viewOf(state: TransferState): SagaView {
-  const sent = state !== "started" && state !== "funds_reserved";
-  return { state, deadlineAtMs, checksMade: sent ? 2 : 0, lastSentAtMs: sent ? sentAtMs : null };
+  if (state === "scheduled") {
+    const schedule = { runAtMs: 15_000, shortRuns: 0, eveningRunAtMs: 30_000 };
+    return { state, deadlineAtMs, checksMade: 0, lastSentAtMs: null, schedule };
+  }
+  const sent = state !== "started" && state !== "funds_reserved" && state !== "canceled";
+  return { state, deadlineAtMs, checksMade: sent ? 2 : 0, lastSentAtMs: sent ? sentAtMs : null, schedule: null };
 }
 
 // biome-ignore format: a table reads best as a grid
@@ -76,7 +80,11 @@ type Persists = [
   /** Words the operator-facing reason must contain. */
   reasonHas: string,
 ];
-type Commands = [from: TransferState, on: EventLabel, expected: { command: "send_to_provider" | "check_provider_status" }];
+type Commands = [
+  from: TransferState,
+  on: EventLabel,
+  expected: { command: "send_to_provider" | "check_provider_status" } | { command: "run_scheduled"; retryAtMs: number | null },
+];
 type Row = Persists | Commands;
 
 // Every (state, event) pair that does something; every pair not listed must do nothing. The
@@ -86,6 +94,10 @@ const rows: Row[] = [
   // from            event                                                       to                path                             ledger     failureReason         failureCode    endToEndId checks nextCheckAtMs    lastSentAtMs     actor       reason has
   // started: transfer_open leaves it in the transaction that entered it (hold, limits, review), so
   // the core never acts on it.
+  // scheduled: its slot (15_000) has come; too little available then is retried at its evening
+  // slot (30_000) unless that has passed too. Nothing else reaches it before its day.
+  ["scheduled",      "due",                                                      { command: "run_scheduled", retryAtMs: 30_000 }],
+  ["scheduled",      "due after the deadline",                                   { command: "run_scheduled", retryAtMs: null }],
   // due: the alarm fired. A half-done compensation is finished; null failure fields keep the recorded ones.
   ["funds_reserved", "due",                                                      { command: "send_to_provider" }],
   ["funds_reserved", "due after the deadline",                                   { command: "send_to_provider" }],
@@ -130,7 +142,12 @@ function rowFor(state: TransferState, on: EventLabel): Row | undefined {
 }
 
 function expectedTransition(row: Row): Transition {
-  if (row.length === 3) return { state: row[0], commands: [{ type: row[2].command }] };
+  if (row.length === 3) {
+    const expected = row[2];
+    const command: SagaCommand =
+      expected.command === "run_scheduled" ? { type: expected.command, retryAtMs: expected.retryAtMs } : { type: expected.command };
+    return { state: row[0], commands: [command] };
+  }
   const [, , to, path, ledger, failureReason, failureCode, endToEndId, checksMade, nextCheckAtMs, lastSentAtMs, actor, reasonHas] = row;
   const reason: string = expect.stringContaining(reasonHas);
   const change: SagaChange = {
@@ -341,7 +358,7 @@ describe("transition: whole sagas, driven by the clock", () => {
   }
 
   // As transfer_open leaves a transfer whose hold succeeded, its first check due at once.
-  const start: SagaView = { state: "funds_reserved", deadlineAtMs: 50_000, checksMade: 0, lastSentAtMs: null };
+  const start: SagaView = { state: "funds_reserved", deadlineAtMs: 50_000, checksMade: 0, lastSentAtMs: null, schedule: null };
   const due: SagaEvent = { type: "due" };
   const processing: SagaEvent = { type: "status_answered", outcome: statusOutcome.processing() };
 

@@ -7,21 +7,23 @@
 //
 // I1 balances equal their entries, held equals open holds, every ledger transaction and all
 //    entries sum to zero. I2 nothing below zero. I3 one hold per transfer, resolved at most once.
-// I4 completed <=> settled, compensated <=> released/refused/none, needs_review => held.
+// I4 completed <=> settled, compensated <=> released/refused/none, needs_review => held,
+//    scheduled and canceled hold nothing.
 // I5 every in-flight saga has a next check (and, when asked, none is overdue).
 // I6 at most one payment per transfer, none for a transfer never held, none for no transfer.
 // I7 never released while the provider paid; never settled by the saga without a payment.
 // I8 every transition allowed and justified by a provider answer, the saga's rules or an
-//    operator, never by a webhook. I9 entries never change. I10 one transfer per key.
+//    operator (or the owner's cancel of a scheduled one), never by a webhook. I9 entries never change. I10 one transfer per key.
 // I11 every transfer's events are exactly its history (test/support/event-invariants.ts).
 // I12 returns: returned_cents within the amount and equal to the returns listed; returns only
 //    on completed transfers; every return has exactly one balanced pair of entries (the
 //    customer credited its amount, Pix clearing debited it) and one transfer.returned event.
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
+import { sqlStringList } from "../../src/db/sql-list.ts";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
-import { canTransition, type TransferState, transferStates } from "../../src/saga/states.ts";
+import { canTransition, inFlightStates, type TransferState, transferStates } from "../../src/saga/states.ts";
 import { eventChecks } from "./event-invariants.ts";
 
 export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12"] as const;
@@ -246,6 +248,8 @@ async function sagaChecks(db: PoolClient, scope: readonly string[] | null, overd
             WHEN 'limit_exceeded' THEN h.status IS NULL
             ELSE coalesce(h.status, 'none') = 'released' END
           WHEN 'started' THEN h.status IS NULL
+          WHEN 'scheduled' THEN h.status IS NULL
+          WHEN 'canceled' THEN h.status IS NULL
           ELSE coalesce(h.status, 'none') = 'held' END`,
     [scope],
   );
@@ -254,7 +258,7 @@ async function sagaChecks(db: PoolClient, scope: readonly string[] | null, overd
   }
   const unscheduled = await db.query<{ id: string; state: string; overdue_ms: string | null }>(
     `SELECT id::text, state, (extract(epoch FROM now() - next_check_at) * 1000)::bigint::text AS overdue_ms FROM transfers
-      WHERE state IN ('started', 'funds_reserved', 'submitted', 'compensating') AND ${scoped}
+      WHERE state IN (${sqlStringList(inFlightStates)}) AND ${scoped}
         AND (next_check_at IS NULL OR ($2::bigint IS NOT NULL AND next_check_at < now() - $2::bigint * interval '1 millisecond'))`,
     [scope, overdueMsMax],
   );
@@ -300,6 +304,7 @@ function providerJustifies(to: TransferState, outcome: string): boolean {
 /** What the saga may decide on its own: holds, limits, unknown sends, deadlines, finishing a compensation. */
 function sagaJustifies(row: HistoryRow): boolean {
   switch (row.to_state) {
+    case "scheduled":
     case "started":
     case "funds_reserved":
     case "needs_review":
@@ -331,7 +336,8 @@ async function transitionChecks(db: PoolClient, scope: readonly string[] | null)
     const subject = row.transfer_id;
     const hop = `${row.from_state ?? "(new)"} -> ${row.to_state} by ${row.actor}`;
     if (row.from_state !== row.previous) found.push(violation("I8", subject, `${hop} does not follow ${row.previous ?? "(nothing)"}`));
-    const allowed = row.from_state === null ? row.to_state === "started" : canTransition(row.from_state, row.to_state);
+    const allowed =
+      row.from_state === null ? row.to_state === "started" || row.to_state === "scheduled" : canTransition(row.from_state, row.to_state);
     if (!allowed) found.push(violation("I8", subject, `${hop} is not a transition`));
     if (!transferStates.includes(row.to_state)) found.push(violation("I8", subject, `unknown state ${row.to_state}`));
     const justified =
@@ -339,7 +345,9 @@ async function transitionChecks(db: PoolClient, scope: readonly string[] | null)
         ? row.call_recorded && providerJustifies(row.to_state, row.call_outcome ?? "")
         : row.actor === "operator"
           ? row.from_state === "needs_review" && row.operator_note
-          : row.actor === "saga" && sagaJustifies(row);
+          : row.actor === "client"
+            ? row.from_state === "scheduled" && row.to_state === "canceled"
+            : row.actor === "saga" && sagaJustifies(row);
     if (!justified) {
       found.push(violation("I8", subject, `${hop} not justified (call ${row.call_kind ?? "none"}: ${row.call_outcome ?? "none"})`));
     }

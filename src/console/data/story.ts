@@ -48,6 +48,7 @@ const storySchema = z.object({
   merchant_city: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  scheduled_for: z.string().nullable(),
   returned_cents: z.number(),
   returns: z.array(transferReturn),
   send_attempts: z.number(),

@@ -1,4 +1,5 @@
-// The account page, the review queue and reconciliation: reads, plus running reconciliation.
+// The account page, the review queue, scheduled transfers and reconciliation: reads, plus
+// running reconciliation.
 import { type Context, Hono } from "hono";
 import { recordAction } from "../../audit/operator-writes.ts";
 import { configuredOrThrow } from "../../config/isolate.ts";
@@ -8,12 +9,14 @@ import { readAccount } from "../data/account.ts";
 import { readAccountLimits } from "../data/account-limits.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
+import { scheduledTransfers } from "../data/scheduled.ts";
 import { requireCsrf } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { AccountPage } from "../views/account.tsx";
 import { QueuePage } from "../views/queue.tsx";
 import { ReconciliationPage } from "../views/reconciliation.tsx";
 import { RefusalPage } from "../views/refusal.tsx";
+import { ScheduledPage } from "../views/scheduled.tsx";
 
 export const accountPages = new Hono<ConsoleEnv>();
 
@@ -32,6 +35,11 @@ accountPages.get("/accounts/:id", async (c) => {
 accountPages.get("/queue", async (c) => {
   const queue = await withConsoleDb(c.env, (db) => reviewQueue(db));
   return page(c, <QueuePage queue={queue} csrfToken={c.var.csrfToken} nowMs={Date.now()} />);
+});
+
+accountPages.get("/scheduled", async (c) => {
+  const list = await withConsoleDb(c.env, (db) => scheduledTransfers(db));
+  return page(c, <ScheduledPage list={list} csrfToken={c.var.csrfToken} />);
 });
 
 /**

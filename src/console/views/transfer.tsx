@@ -39,6 +39,15 @@ function Facts({ story }: { story: TransferStory }) {
       </dd>
       <dt>Description</dt>
       <dd>{story.description ?? "—"}</dd>
+      {story.scheduled_for === null ? null : (
+        <>
+          <dt>Scheduled for</dt>
+          <dd>
+            {story.scheduled_for}
+            {story.state === "scheduled" ? ` (next run ${formatTime(story.next_check_at)}; nothing held until then)` : ""}
+          </dd>
+        </>
+      )}
       <dt>End-to-end id</dt>
       <dd>{story.end_to_end_id === null ? "—" : <code>{story.end_to_end_id}</code>}</dd>
       {story.returned_cents > 0 ? (

@@ -38,6 +38,7 @@ export function clientOperations(): RoutedOperation[] {
         summary: "Send a Pix",
         description: [
           "Creates the transfer and attempts the hold on your balance, then answers `202` with the transfer: already `funds_reserved` or later, or `compensated` with `failure_reason: insufficient_funds` (or `limit_exceeded`). The saga carries on in the background; poll `GET /v1/transfers/{id}`.",
+          "**Scheduled** (`scheduled_for`, a São Paulo date after today, at most 365 days ahead): answers `202` in `scheduled` with nothing held and no rule checked. It runs in the early hours (00:00 to 06:00) of that day, checked against the daytime limits; if too little is available then, once more between 18:00 and 21:00, then it ends `compensated` with `insufficient_funds`. Until it runs, `POST /v1/transfers/{id}/cancel` cancels it.",
           "Pix keys are validated and stored normalised: CPF and CNPJ without punctuation (both accepted), email and EVP lowercased, phone in E.164. Unknown fields are rejected (400).",
           "**Pix Copia e Cola**: instead of `pix_key` and `pix_key_type`, send `br_code`. A static code names the key (its type inferred) and may carry the amount: omit `amount_cents` or give the same; a code without one needs `amount_cents`. A dynamic code (a payload URL) is resolved by the provider first and paid as the code, for the amount it resolved to. A malformed code or a wrong CRC is `400` `/invalid-br-code` (`errors` name the EMV field); a dynamic code the provider refuses (expired, paid) is `422` `/br-code-unresolvable`; a provider that cannot answer now, `503` with `Retry-After`. None of them writes anything. See also `POST /v1/br-codes/preview`.",
           "**Idempotency**: the same `Idempotency-Key` with the same request returns the first response (same status, byte-identical body) with `Idempotent-Replayed: true`. Requests are compared after normalisation, so a CPF with or without punctuation is the same request. The same key with a different request is `422`. Concurrent requests with one key create one transfer: the later ones wait for the first and get its replay. Keys are scoped to your account.",
@@ -103,6 +104,29 @@ export function clientOperations(): RoutedOperation[] {
           "200": jsonResponse("The transfer.", "Transfer"),
           ...clientAuthResponses,
           "404": problemResponse("No transfer of yours with this id."),
+        },
+      },
+    },
+    {
+      method: "post",
+      path: "/v1/transfers/{id}/cancel",
+      operation: {
+        operationId: "cancelTransfer",
+        summary: "Cancel one of your scheduled transfers",
+        description:
+          "Ends a transfer still `scheduled` (created with `scheduled_for`, its day not yet come) in `canceled`: nothing was held, so nothing moves. Any other state, `canceled` included, is `409`: once its day came the saga runs as any other transfer.",
+        tags: ["transfers"],
+        security: clientSecurity,
+        parameters: [pathParameter("id", "The transfer id.", { type: "string", format: "uuid" })],
+        responses: {
+          "200": jsonResponse("The transfer, now `canceled`.", "Transfer"),
+          ...clientAuthResponses,
+          "404": problemResponse("No transfer of yours with this id."),
+          "409": problemResponse("The transfer is not `scheduled` (it ran, or was canceled already): nothing was changed."),
+          "503": problemResponse(
+            "The cancel could not be confirmed (or the token's signing keys cannot be fetched): retry after `Retry-After`; a repeat answers `409` once it was canceled.",
+            retryAfterHeader,
+          ),
         },
       },
     },

@@ -1,0 +1,85 @@
+-- The Pix rules and the hold of a transfer that starts now: shared by transfer_open (a transfer
+-- sent at once) and transfer_run_scheduled (a scheduled one on its day), inside the caller's
+-- transaction, with the account row already locked by the caller, so the daily sum, the
+-- velocity count and the hold are decided together and cannot be raced. The transfer is in
+-- `started`, or still `scheduled` (then it is moved to `started` here, unless it waits for its
+-- evening retry).
+-- p_retry_at: a scheduled run that may try again; too little available then leaves it
+-- `scheduled`, counts the run and moves its next check to p_retry_at, holding nothing (so the
+-- retry can hold under the same id). NULL: too little available compensates it at once.
+-- A scheduled transfer is checked against the daytime rules (the `daytime_rules` flag of
+-- pix_limit_verdict): its payer authorised it when choosing the date, and its run in the early
+-- hours falls inside every night window (README, "Scheduled transfers").
+-- Answers what happened: refused, held, review, insufficient_funds or retry_later.
+CREATE OR REPLACE FUNCTION public.transfer_reserve(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at timestamp with time zone)
+ RETURNS text
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_t transfers%ROWTYPE;
+  v_verdict jsonb;
+  v_hold text;
+  v_available bigint;
+BEGIN
+  SELECT * INTO v_t FROM transfers WHERE id = p_id;
+  IF v_t.state NOT IN ('started', 'scheduled') THEN
+    RAISE EXCEPTION 'saga invariant violated: reserve for transfer % in %', p_id, v_t.state;
+  END IF;
+  v_verdict := coalesce(
+    pix_limit_verdict(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute,
+                      p_rules || jsonb_build_object('daytime_rules', v_t.scheduled_for IS NOT NULL)),
+    fraud_rule_velocity(p_id, v_t.account_id, p_rules));
+
+  IF v_verdict IS NULL AND p_retry_at IS NOT NULL THEN
+    SELECT balance_cents - held_cents INTO v_available FROM accounts WHERE id = v_t.account_id;
+    IF v_available < v_t.amount_cents THEN
+      UPDATE transfers SET short_runs = short_runs + 1, next_check_at = p_retry_at, updated_at = now()
+        WHERE id = p_id;
+      RETURN 'retry_later';
+    END IF;
+  END IF;
+
+  IF v_t.state = 'scheduled' THEN
+    -- Its day came: the saga's deadline runs from now, as for a transfer sent at once.
+    UPDATE transfers SET state = 'started', deadline_at = now() + (deadline_at - created_at), updated_at = now()
+      WHERE id = p_id;
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
+      VALUES (p_id, 'scheduled', 'started', 'scheduled day reached', 'saga');
+  END IF;
+
+  IF v_verdict IS NOT NULL THEN
+    UPDATE transfers SET state = 'compensated', failure_reason = 'limit_exceeded', next_check_at = NULL,
+                         failure_code = v_verdict->>'rule', updated_at = now() WHERE id = p_id;
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
+      VALUES (p_id, 'started', 'compensated', 'limit exceeded: ' || (v_verdict->>'rule'), 'saga', v_verdict);
+    RETURN 'refused';
+  END IF;
+  v_hold := ledger_hold(p_id, v_t.account_id, v_t.amount_cents);
+  IF v_hold = 'insufficient_funds' THEN
+    UPDATE transfers SET state = 'compensated', failure_reason = 'insufficient_funds', next_check_at = NULL, updated_at = now()
+      WHERE id = p_id;
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
+      VALUES (p_id, 'started', 'compensated', 'insufficient funds', 'saga');
+    RETURN 'insufficient_funds';
+  ELSIF v_hold <> 'held' THEN
+    RAISE EXCEPTION 'saga invariant violated: hold for new transfer % answered %', p_id, v_hold;
+  END IF;
+  INSERT INTO daily_usage (account_id, day, used_cents) VALUES (v_t.account_id, p_local_day, v_t.amount_cents)
+    ON CONFLICT (account_id, day) DO UPDATE SET used_cents = daily_usage.used_cents + EXCLUDED.used_cents;
+  -- A scheduled run is judged by the daytime rules, so it does not spend the night window either.
+  IF v_t.scheduled_for IS NULL THEN
+    PERFORM night_usage_consume(p_id, v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);
+  END IF;
+  UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day, updated_at = now()
+    WHERE id = p_id;
+  INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
+    VALUES (p_id, 'started', 'funds_reserved', 'funds held', 'saga');
+  v_verdict := fraud_rule_new_key(p_id, v_t.account_id, v_t.amount_cents, v_t.pix_key, v_t.pix_key_type, p_rules);
+  IF v_verdict IS NOT NULL THEN
+    UPDATE transfers SET state = 'needs_review', next_check_at = NULL, updated_at = now() WHERE id = p_id;
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
+      VALUES (p_id, 'funds_reserved', 'needs_review', 'anti-fraud review before sending: ' || (v_verdict->>'rule'), 'saga', v_verdict);
+    RETURN 'review';
+  END IF;
+  RETURN 'held';
+END $function$;

@@ -1,0 +1,25 @@
+-- A scheduled transfer's run on its day, from its saga object's alarm: the Pix rules and the
+-- hold then (transfer_reserve), in one transaction. The transfer row is locked first and then
+-- its account (the order transfer_apply takes them in), and the run is guarded by the state:
+-- a transfer no longer `scheduled` (canceled, or run by an earlier step) is answered as it is.
+-- p_retry_at_ms: when a run that finds too little available tries again (its evening slot);
+-- NULL for its last run, which then ends it compensated with insufficient_funds.
+CREATE OR REPLACE FUNCTION public.transfer_run_scheduled(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at_ms bigint)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_t transfers%ROWTYPE;
+  v_ran text;
+BEGIN
+  SET LOCAL lock_timeout = '5s';
+  SELECT * INTO v_t FROM transfers WHERE id = p_id FOR UPDATE;
+  IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'not_found'); END IF;
+  IF v_t.state <> 'scheduled' THEN
+    RETURN jsonb_build_object('outcome', 'state_mismatch', 'saga', transfer_saga_json(v_t));
+  END IF;
+  PERFORM 1 FROM accounts WHERE id = v_t.account_id FOR UPDATE;
+  v_ran := transfer_reserve(p_id, p_local_day, p_local_minute, p_rules, ms_to_timestamptz(p_retry_at_ms));
+  SELECT * INTO v_t FROM transfers WHERE id = p_id;
+  RETURN jsonb_build_object('outcome', 'applied', 'ran', v_ran, 'saga', transfer_saga_json(v_t));
+END $function$;

@@ -1,0 +1,38 @@
+// Scheduled transfers (Pix Agendado) for the console: the next to run first, with how much they
+// will ask of their accounts in total. Nothing is held for them yet; the list is bounded, the
+// count and total always cover every scheduled transfer.
+import type { Queryable } from "../../db/queryable.ts";
+
+export const scheduledRowsMax = 200;
+
+export interface ScheduledItem {
+  id: string;
+  accountId: string;
+  amountCents: number;
+  scheduledFor: string;
+  /** Its recorded next run: the early slot of its day, or its evening retry. */
+  nextRunAt: string;
+  /** Runs that found too little available (then its evening retry is next). */
+  shortRuns: number;
+}
+
+export interface ScheduledList {
+  items: ScheduledItem[];
+  count: number;
+  totalCents: number;
+}
+
+export async function scheduledTransfers(db: Queryable, rowsMax: number = scheduledRowsMax): Promise<ScheduledList> {
+  const { rows } = await db.query<{ items: ScheduledItem[] | null; count: string; total_cents: string }>(
+    `WITH scheduled AS (SELECT * FROM transfers WHERE state = 'scheduled')
+     SELECT (SELECT jsonb_agg(jsonb_build_object('id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents,
+                     'scheduledFor', to_char(s.scheduled_for, 'YYYY-MM-DD'), 'nextRunAt', rfc3339(s.next_check_at),
+                     'shortRuns', s.short_runs) ORDER BY s.next_check_at, s.id)
+               FROM (SELECT * FROM scheduled ORDER BY next_check_at, id LIMIT $1) s) AS items,
+            (SELECT count(*) FROM scheduled) AS count,
+            (SELECT coalesce(sum(amount_cents), 0) FROM scheduled) AS total_cents`,
+    [rowsMax],
+  );
+  const row = rows[0];
+  return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
+}
