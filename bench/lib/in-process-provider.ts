@@ -3,7 +3,7 @@
 // confirmed. Enough to drive the saga runner's paths and count its database round trips; it
 // says nothing about provider latency (the Worker metrics use the real sandbox for that).
 import { randomBytes } from "node:crypto";
-import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
+import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatementOutcome, StatusOutcome } from "../../src/provider/port.ts";
 
 export const rejectedPixKey = "reject@sandbox.test";
 const rejectCode = "invalid_key";
@@ -32,6 +32,10 @@ export function inProcessProvider(): PixProvider {
       if (id === undefined) return { kind: "not_found", afterGrace: "release", evidence: evidence(404, { code: "not_found" }) };
       const body = { idempotency_key: order.idempotencyKey, status: "confirmed", end_to_end_id: id };
       return { kind: "confirmed", endToEndId: id, returns: [], evidence: evidence(200, body) };
+    },
+    async statement(): Promise<StatementOutcome> {
+      // The bench never reconciles: it keeps no amounts or times to list.
+      return { complete: false, why: "not_kept", items: [], pages: 0, evidence: null };
     },
   };
 }

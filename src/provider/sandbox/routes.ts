@@ -8,6 +8,7 @@ import { configOf } from "../../config/isolate.ts";
 import type { Config } from "../../config/parse.ts";
 import { callObject } from "../../http/object-call.ts";
 import { problem } from "../../http/problem.ts";
+import { statementWindowMsMax } from "../statement.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { sandboxEfiRoutes } from "./efi-routes.ts";
 import { sandboxInstanceName } from "./sandbox-object.ts";
@@ -24,6 +25,22 @@ export const sendBodySchema = z.object({
   pix_key_type: z.enum(["cpf", "cnpj", "email", "phone", "evp"]),
   description: z.string().max(140).nullable().optional(),
 });
+
+/** Payments per statement page; a day of tests spans several. */
+export const statementPageItems = 100;
+
+/** `from`/`to` RFC 3339 at most 24 h apart; `cursor` is an offset into the window's list. */
+const statementQuerySchema = z
+  .object({
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+    cursor: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .optional(),
+  })
+  .transform((q) => ({ fromMs: Date.parse(q.from), toMs: Date.parse(q.to), offset: Number(q.cursor ?? "0") }))
+  .refine((q) => q.fromMs < q.toMs && q.toMs - q.fromMs <= statementWindowMsMax);
 
 /** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
 const answerDelayMsMax = 130_000;
@@ -89,6 +106,17 @@ sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   if (!key.success) return c.json({ code: "invalid_request" }, 400);
   return answerWith(c, await callObject<SandboxAnswer>(c, "sandbox.status", () => sandbox(c).status(key.data)));
+});
+
+// The statement (CONTRACT §4), paged by `cursor`: the previous page's `next_cursor`.
+sandboxRoutes.get("/provider/pix", requireProviderToken(), async (c) => {
+  const query = statementQuerySchema.safeParse(c.req.query());
+  if (!query.success) return c.json({ code: "invalid_request" }, 400);
+  if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
+  const { fromMs, toMs, offset } = query.data;
+  const items = JSON.parse(await callObject(c, "sandbox.statement", () => sandbox(c).statement(fromMs, toMs, "provider"))) as unknown[];
+  const end = offset + statementPageItems;
+  return c.json({ data: items.slice(offset, end), next_cursor: end < items.length ? String(end) : null });
 });
 
 sandboxRoutes.get("/provider/payments", async (c) => {
