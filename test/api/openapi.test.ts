@@ -28,12 +28,15 @@ const contractOperations = [
   "get /ops/transfers/{id}",
   "post /ops/transfers/{id}/resolve",
   "get /ops/reconciliation",
+  "post /ops/reconciliation/provider",
+  "get /ops/reconciliation/provider/latest",
   "post /ops/sweep",
   "get /ops/events",
 ];
 const sandboxOperations = [
   "put /sandbox/provider/pix/{idempotency_key}",
   "get /sandbox/provider/pix/{idempotency_key}",
+  "get /sandbox/provider/pix",
   "get /sandbox/provider/payments",
   "get /sandbox/provider/payments/{idempotency_key}",
   "post /sandbox/provider/outage",
@@ -130,7 +133,7 @@ describe("GET /openapi.json", () => {
     const doc = await fetchDocument();
     for (const { key, path, operation } of operationsOf(doc)) {
       // The sandbox PSP's own API answers `{ code }`, like a real PSP.
-      if (path.startsWith("/sandbox/provider/pix/") || path === "/sandbox/provider/outage") continue;
+      if (path.startsWith("/sandbox/provider/pix") || path === "/sandbox/provider/outage") continue;
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!/^[45]/.test(status)) continue;
         expect(response.content, `${key} ${status}`).toEqual({

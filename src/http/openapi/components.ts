@@ -4,6 +4,8 @@ import { outageBodySchema, sendBodySchema } from "../../provider/sandbox/routes.
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
+import { caseDecisionBody, providerReconciliationBody } from "../ops/provider-reconciliation.ts";
+import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import * as responses from "../schemas.ts";
 import { createTransferBody } from "../transfers.ts";
@@ -43,6 +45,10 @@ const responseSchemas = {
   SandboxPaymentList: responses.sandboxPaymentListSchema,
   SandboxOutage: responses.sandboxOutageSchema,
   ProviderAnswer: responses.providerAnswerSchema,
+  ProviderDivergence: reconciliation.providerDivergenceSchema,
+  ProviderReconciliationRun: reconciliation.providerReconciliationRunSchema,
+  ProviderCase: reconciliation.providerCaseSchema,
+  ProviderCaseList: reconciliation.providerCaseListSchema,
 } as const;
 
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
@@ -55,6 +61,8 @@ const requestSchemas = {
   EfiWebhookDelivery: efiWebhookPayloadSchema,
   ProviderSendRequest: sendBodySchema,
   SandboxOutageRequest: outageBodySchema,
+  ProviderReconciliationRequest: providerReconciliationBody,
+  CaseDecisionRequest: caseDecisionBody,
 } as const;
 
 export type ComponentId = keyof typeof responseSchemas | keyof typeof requestSchemas;

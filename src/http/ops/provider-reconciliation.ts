@@ -54,20 +54,16 @@ opsProviderReconciliationRoutes.get("/cases", queryParams(casesQuery), async (c)
   return c.json({ data });
 });
 
-opsProviderReconciliationRoutes.post(
-  "/cases/:transfer_id/decision",
-  jsonBody(caseDecisionBody, { lineBreakFields: ["note"] }),
-  async (c) => {
-    const id = c.req.param("transfer_id");
-    if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such case." });
-    const { decision, note } = c.req.valid("json");
-    const outcome = await withRequestDb(c, async (db) => {
-      const result = await decideCase(db, id, c.get("actor"), decision, note);
-      const [decided] = await listCases(db, { open: false, limit: 1, transferId: id });
-      return { result, decided };
-    });
-    if (outcome.result === "not_found") return problem(c, 404, { type: "not-found", detail: "No such case." });
-    if (outcome.result === "already_decided") return problem(c, 409, { type: "conflict", detail: "This case was already decided." });
-    return c.json(outcome.decided);
-  },
-);
+opsProviderReconciliationRoutes.post("/cases/:id/decision", jsonBody(caseDecisionBody, { lineBreakFields: ["note"] }), async (c) => {
+  const id = c.req.param("id");
+  if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such case." });
+  const { decision, note } = c.req.valid("json");
+  const outcome = await withRequestDb(c, async (db) => {
+    const result = await decideCase(db, id, c.get("actor"), decision, note);
+    const [decided] = await listCases(db, { open: false, limit: 1, transferId: id });
+    return { result, decided };
+  });
+  if (outcome.result === "not_found") return problem(c, 404, { type: "not-found", detail: "No such case." });
+  if (outcome.result === "already_decided") return problem(c, 409, { type: "conflict", detail: "This case was already decided." });
+  return c.json(outcome.decided);
+});
