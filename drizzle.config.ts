@@ -8,6 +8,7 @@ export default defineConfig({
     "./src/limits/schema.ts",
     "./src/audit/schema.ts",
     "./src/events/schema.ts",
+    "./src/reconciliation/schema.ts",
   ],
   out: "./drizzle",
   dbCredentials: { url: process.env.DATABASE_URL ?? "" },

@@ -27,6 +27,7 @@ import { transferRoutes } from "./http/transfers.ts";
 import { refuseControlCharactersInUrl } from "./http/url-text.ts";
 import { webhookRoutes } from "./http/webhooks.ts";
 import { sandboxRoutes } from "./provider/sandbox/routes.ts";
+import { providerReconciliationCron, reconcilePreviousDay } from "./reconciliation/daily.ts";
 import { sweep } from "./sweeper.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
@@ -69,7 +70,9 @@ app.route("/console", consoleRoutes);
 
 export default {
   fetch: app.fetch,
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(sweep(env));
+  async scheduled(controller, env, ctx) {
+    // wrangler.toml's two crons: the daily provider reconciliation, and the sweeper every minute.
+    if (controller.cron === providerReconciliationCron) ctx.waitUntil(reconcilePreviousDay(env, ctx, controller.scheduledTime));
+    else ctx.waitUntil(sweep(env));
   },
 } satisfies ExportedHandler<Env>;

@@ -4,7 +4,7 @@
 // says nothing about provider latency (the Worker metrics use the real sandbox for that).
 import { randomBytes } from "node:crypto";
 import type { BrCodeResolution } from "../../src/provider/br-code-resolution.ts";
-import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
+import type { PixOrder, PixProvider, ProviderEvidence, SendOutcome, StatementOutcome, StatusOutcome } from "../../src/provider/port.ts";
 
 export const rejectedPixKey = "reject@sandbox.test";
 const rejectCode = "invalid_key";
@@ -37,6 +37,10 @@ export function inProcessProvider(): PixProvider {
     /** The bench pays keys only. */
     async resolveBrCode(): Promise<BrCodeResolution> {
       return { kind: "refused", code: "not_supported", evidence: evidence(400, { code: "not_supported" }) };
+    },
+    async statement(): Promise<StatementOutcome> {
+      // The bench never reconciles: it keeps no amounts or times to list.
+      return { complete: false, why: "not_kept", items: [], pages: 0, evidence: null };
     },
   };
 }

@@ -27,6 +27,7 @@ export const invariantNames: Record<string, string> = {
   I9: "entries never changed",
   I10: "one transfer per (account, Idempotency-Key)",
   I11: "every transfer's events are exactly its history",
+  I12: "returns within the amount, credited once, listed as credited",
 };
 
 /** Proxy counts are by mechanism; these names say what the test saw. */

@@ -13,7 +13,7 @@ export type ProviderExchange = { kind: "answered"; httpStatus: number; body: Ans
 export type AnswerBody = { kind: "json"; value: unknown } | { kind: "not_json" } | { kind: "too_large" };
 
 /** BCB end-to-end id: `E` + ISPB (8) + yyyyMMddHHmm (12) + 11 alphanumerics = 32 characters. */
-const endToEndIdSchema = z.string().regex(/^E[0-9A-Za-z]{31}$/);
+export const endToEndIdSchema = z.string().regex(/^E[0-9A-Za-z]{31}$/);
 /** Provider codes end up in `failure_code` shown to clients: short and plain, or not trusted. */
 const providerCodeSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 
@@ -37,7 +37,7 @@ const notFoundBodySchema = z.object({ code: z.literal("not_found") });
 /** A return's id keys its credit: short and plain, like the D… ids of the Pix arrangement. */
 export const returnIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/);
 
-const returnSchema = z
+export const returnSchema = z
   .object({
     id: returnIdSchema,
     amount_cents: z.number().int().positive(),

@@ -25,7 +25,13 @@ export interface ExchangeResult {
 
 type Attempt = { kind: "answered"; httpStatus: number; text: string; tooLarge: boolean } | { kind: "failed"; error: string };
 
-export async function exchangeOnce(fetcher: Fetcher, spec: ExchangeRequest, timeoutMs: number): Promise<ExchangeResult> {
+/** `bytesMax`: how much of the answer is read; a statement page may be larger than a status answer. */
+export async function exchangeOnce(
+  fetcher: Fetcher,
+  spec: ExchangeRequest,
+  timeoutMs: number,
+  bytesMax = responseBytesMax,
+): Promise<ExchangeResult> {
   const startedAtMs = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   // A redirect is not an answer of this API, and following it would resend the bearer token.
@@ -35,7 +41,7 @@ export async function exchangeOnce(fetcher: Fetcher, spec: ExchangeRequest, time
     try {
       const response = await fetcher(request);
       httpStatus = response.status;
-      const read = await readCapped(response, responseBytesMax);
+      const read = await readCapped(response, bytesMax);
       return { kind: "answered", httpStatus: response.status, ...read };
     } catch (error) {
       return { kind: "failed", error: describeError(error) };

@@ -1,12 +1,23 @@
 // The HTTP adapter of CONTRACT §4: an idempotent PUT keyed by the transfer id to send, a GET to
-// ask, a GET of the directory. It only builds requests; http-exchange bounds them and classify
-// judges the answers.
+// ask, a GET of the directory, a paged GET for the statement. It only builds requests;
+// http-exchange bounds them and classify judges the answers.
 import type { BrCodeResolution } from "./br-code-resolution.ts";
 import { classifySend, classifyStatus } from "./classify.ts";
 import { classifyLookup } from "./classify-lookup.ts";
 import { classifyResolve } from "./classify-resolve.ts";
 import { exchangeOnce, type Fetcher } from "./http-exchange.ts";
-import type { KeyLookup, LookupOutcome, PixOrder, PixProvider, SendOutcome, StatusOutcome } from "./port.ts";
+import type {
+  KeyLookup,
+  LookupOutcome,
+  PixOrder,
+  PixProvider,
+  SendOutcome,
+  StatementOutcome,
+  StatementWindow,
+  StatusOutcome,
+} from "./port.ts";
+import { readStatement, statementPageBytesMax, windowInstant } from "./statement.ts";
+import { classifyStatementPage } from "./statement-answers.ts";
 
 export interface HttpProviderOptions {
   /** e.g. `https://psp.example/v1`; `/pix/{idempotency_key}` is appended. */
@@ -51,6 +62,19 @@ export function createHttpProvider(options: HttpProviderOptions): PixProvider {
       } as const;
       const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
       return classifyResolve(exchange, evidence);
+    },
+    async statement(window: StatementWindow): Promise<StatementOutcome> {
+      const query = `from=${encodeURIComponent(windowInstant(window.fromMs))}&to=${encodeURIComponent(windowInstant(window.toMs))}`;
+      return readStatement("", async (cursor) => {
+        const url = `${baseUrl}/pix?${query}${cursor === "" ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
+        const { exchange, evidence } = await exchangeOnce(
+          options.fetcher,
+          { url, method: "GET", headers, body: null },
+          options.timeoutMs,
+          statementPageBytesMax,
+        );
+        return classifyStatementPage(exchange, evidence, cursor);
+      });
     },
   };
 }

@@ -3,6 +3,7 @@
 // saga core's answers (src/saga/answers.ts) with the evidence kept for operators.
 import type { PixKeyType } from "../lib/ids.ts";
 import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
+import type { ProviderReturn } from "../saga/returns.ts";
 import type { BrCodeResolution } from "./br-code-resolution.ts";
 
 export interface PixOrder {
@@ -60,6 +61,32 @@ export type LookupOutcome =
   | { kind: "not_found"; evidence: ProviderEvidence }
   | { kind: "unknown"; why: string; evidence: ProviderEvidence };
 
+/** A statement's window: sends the provider received at `fromMs` or later and before `toMs`. */
+export interface StatementWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/** One payment on the provider's statement, in the core's words. */
+export interface StatementItem {
+  /** The idempotency key the provider holds it under (our transfer id, when it is ours). */
+  idempotencyKey: string;
+  status: "processing" | "confirmed" | "rejected";
+  amountCents: number;
+  endToEndId: string | null;
+  returns: readonly ProviderReturn[];
+  /** The item says money came back without listing it (Efí's `devolucaoPresente`): ask status. */
+  returnsUnlisted: boolean;
+}
+
+/**
+ * The whole statement, or what was read before a page failed: an incomplete statement proves
+ * nothing about what it does not list (reconciliation then reports no payment as missing).
+ */
+export type StatementOutcome =
+  | { complete: true; items: StatementItem[]; pages: number }
+  | { complete: false; why: string; items: StatementItem[]; pages: number; evidence: ProviderEvidence | null; alert?: ProviderAlert };
+
 /** Never throws: every failure is an outcome (an `unknown` when nothing definitive was learnt). */
 export interface PixProvider {
   send(order: PixOrder): Promise<SendOutcome>;
@@ -68,4 +95,6 @@ export interface PixProvider {
   lookup?(query: KeyLookup): Promise<LookupOutcome>;
   /** What a dynamic BR Code asks for (CONTRACT §4, §4b), before anything is held or sent. */
   resolveBrCode(brCode: string): Promise<BrCodeResolution>;
+  /** The provider's statement for a window (at most 24 h), every page of it (src/provider/statement.ts). */
+  statement(window: StatementWindow): Promise<StatementOutcome>;
 }

@@ -128,6 +128,8 @@ export const providerCalls = pgTable(
   },
   (t) => [
     index("provider_calls_by_transfer").on(t.transferId, t.id),
+    // Provider reconciliation finds the transfers first sent in its window by their sends.
+    index("provider_calls_sends_by_time").on(t.at).where(sql`${t.kind} = 'send'`),
     check("provider_calls_kind_known", sql`${t.kind} IN ('send', 'status')`),
   ],
 );

@@ -30,12 +30,15 @@ const contractOperations = [
   "get /ops/transfers/{id}",
   "post /ops/transfers/{id}/resolve",
   "get /ops/reconciliation",
+  "post /ops/reconciliation/provider",
+  "get /ops/reconciliation/provider/latest",
   "post /ops/sweep",
   "get /ops/events",
 ];
 const sandboxOperations = [
   "put /sandbox/provider/pix/{idempotency_key}",
   "get /sandbox/provider/pix/{idempotency_key}",
+  "get /sandbox/provider/pix",
   "get /sandbox/provider/payments",
   "get /sandbox/provider/payments/{idempotency_key}",
   "post /sandbox/provider/outage",
@@ -157,7 +160,7 @@ describe("GET /openapi.json", () => {
     for (const { key, path, operation } of operationsOf(doc)) {
       // The sandbox PSP's own API answers `{ code }`, like a real PSP.
       if (
-        path.startsWith("/sandbox/provider/pix/") ||
+        path.startsWith("/sandbox/provider/pix") ||
         path.startsWith("/sandbox/provider/dict/") ||
         path === "/sandbox/provider/outage" ||
         path === "/sandbox/provider/br-codes/resolve"

@@ -5,6 +5,8 @@ import { previewBrCodeBody } from "../br-codes.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
+import { caseDecisionBody, providerReconciliationBody } from "../ops/provider-reconciliation.ts";
+import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import * as responses from "../schemas.ts";
 import { createTransferBody } from "../transfers.ts";
@@ -46,6 +48,10 @@ const responseSchemas = {
   SandboxPaymentList: responses.sandboxPaymentListSchema,
   SandboxOutage: responses.sandboxOutageSchema,
   ProviderAnswer: responses.providerAnswerSchema,
+  ProviderDivergence: reconciliation.providerDivergenceSchema,
+  ProviderReconciliationRun: reconciliation.providerReconciliationRunSchema,
+  ProviderCase: reconciliation.providerCaseSchema,
+  ProviderCaseList: reconciliation.providerCaseListSchema,
 } as const;
 
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
@@ -60,6 +66,8 @@ const requestSchemas = {
   ProviderSendRequest: sendBodySchema,
   ProviderResolveRequest: resolveBodySchema,
   SandboxOutageRequest: outageBodySchema,
+  ProviderReconciliationRequest: providerReconciliationBody,
+  CaseDecisionRequest: caseDecisionBody,
 } as const;
 
 export type ComponentId = keyof typeof responseSchemas | keyof typeof requestSchemas;

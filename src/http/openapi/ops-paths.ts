@@ -12,6 +12,7 @@ import {
   wwwAuthenticateHeader,
 } from "./build.ts";
 import { schemaRef } from "./components.ts";
+import { providerReconciliationOperations } from "./reconciliation-paths.ts";
 import type { Parameter, RoutedOperation, SecurityRequirement } from "./types.ts";
 
 export const opsSecurity: SecurityRequirement[] = [{ accessJwt: [] }, { opsToken: [] }];
@@ -212,6 +213,7 @@ export function opsOperations(): RoutedOperation[] {
         responses: { "200": jsonResponse("The report.", "Reconciliation"), ...unauthorized },
       },
     },
+    ...providerReconciliationOperations(opsSecurity, unauthorized),
     {
       method: "post",
       path: "/ops/sweep",

@@ -124,6 +124,35 @@ export function sandboxOperations(): RoutedOperation[] {
       }),
     },
     {
+      method: "get",
+      path: "/sandbox/provider/pix",
+      operation: sandboxOperation({
+        operationId: "sandboxStatement",
+        summary: "PSP: the statement for a window, paged",
+        description:
+          "Every payment whose send was received in `[from, to)` (RFC 3339, at most 24 hours apart), as its status answer says now (returns included), oldest first, 100 per page: `{ data, next_cursor }`. Ask again with `&cursor=<next_cursor>` until it is null. Efí's dialect serves the same under `/sandbox/efi/v2/gn/pix/enviados?inicio=&fim=&paginacao.paginaAtual=`.",
+        security: providerSecurity,
+        parameters: [
+          { name: "from", in: "query", required: true, description: "RFC 3339.", schema: { type: "string", format: "date-time" } },
+          {
+            name: "to",
+            in: "query",
+            required: true,
+            description: "RFC 3339, at most 24 hours after `from`.",
+            schema: { type: "string", format: "date-time" },
+          },
+          { name: "cursor", in: "query", required: false, description: "The previous page's `next_cursor`.", schema: { type: "string" } },
+        ],
+        responses: {
+          "200": pspResponse(
+            "A page of the statement: `{ data: [ { idempotency_key, status, amount_cents, end_to_end_id, returns? } ], next_cursor }`.",
+          ),
+          "400": pspResponse("A missing or bad window: `{ code: invalid_request }`."),
+          "5XX": pspResponse("Unavailable: ask again."),
+        },
+      }),
+    },
+    {
       method: "post",
       path: "/sandbox/provider/br-codes/resolve",
       operation: sandboxOperation({

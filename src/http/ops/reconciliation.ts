@@ -1,12 +1,17 @@
-// GET /ops/reconciliation (CONTRACT §5): the ledger checked against itself. Each run is recorded
+// GET /ops/reconciliation (CONTRACT §5): the ledger checked against itself; /provider holds our
+// transfers against the provider's statement. Each run is recorded
 // with its actor and its verdict.
 import { Hono } from "hono";
 import { recordAction } from "../../audit/operator-writes.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
+import { opsProviderReconciliationRoutes } from "./provider-reconciliation.ts";
 
 export const opsReconciliationRoutes = new Hono<AppEnv>();
+
+// Our transfers against the provider's statement (provider-reconciliation.ts).
+opsReconciliationRoutes.route("/provider", opsProviderReconciliationRoutes);
 
 opsReconciliationRoutes.get("/", async (c) => {
   const report = await withRequestDb(c, async (db) => {

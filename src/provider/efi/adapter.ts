@@ -4,11 +4,22 @@
 import type { BrCodeResolution } from "../br-code-resolution.ts";
 import type { ProviderExchange } from "../classify.ts";
 import { type ExchangeRequest, exchangeOnce, type Fetcher } from "../http-exchange.ts";
-import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../port.ts";
+import type {
+  PixOrder,
+  PixProvider,
+  ProviderAlert,
+  ProviderEvidence,
+  SendOutcome,
+  StatementOutcome,
+  StatementWindow,
+  StatusOutcome,
+} from "../port.ts";
+import { readStatement, statementPageBytesMax, windowInstant } from "../statement.ts";
 import { classifyEfiSend, classifyEfiStatus } from "./answers.ts";
 import { idEnvioOf } from "./money.ts";
 import { classifyEfiDetalhar, qrCodePayBody } from "./qrcode.ts";
 import { sendBody } from "./shapes.ts";
+import { classifyEfiStatementPage, statementPath } from "./statement.ts";
 import { createTokenClient, type TokenCache } from "./token.ts";
 
 export interface EfiProviderOptions {
@@ -45,7 +56,7 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
    * One call with a token; after a 401, one more with a fresh token (a PUT by idEnvio is
    * idempotent). The refused answer stays in the evidence beside the retry's: operators see both.
    */
-  async function call(request: Omit<ExchangeRequest, "headers">): Promise<Called> {
+  async function call(request: Omit<ExchangeRequest, "headers">, bytesMax?: number): Promise<Called> {
     let refusedEvidence: ProviderEvidence | null = null;
     const withEarlier = (evidence: ProviderEvidence): ProviderEvidence =>
       refusedEvidence === null
@@ -57,7 +68,7 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
         return { kind: "no_token", why: token.why, evidence: withEarlier(token.evidence), ...(token.alert ? { alert: token.alert } : {}) };
       const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token.accessToken}` };
       if (request.body !== null) headers["content-type"] = "application/json";
-      const { exchange, evidence } = await exchangeOnce(options.fetcher, { ...request, headers }, options.timeoutMs);
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, { ...request, headers }, options.timeoutMs, bytesMax);
       const refused = exchange.kind === "answered" && exchange.httpStatus === 401;
       if (!refused || attempt >= 2) return { kind: "answered", exchange, evidence: withEarlier(evidence) };
       refusedEvidence = evidence;
@@ -97,6 +108,17 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
       });
       if (called.kind === "no_token") return { kind: "unknown", why: called.why, evidence: called.evidence };
       return classifyEfiDetalhar(called.exchange, called.evidence);
+    },
+    async statement(window: StatementWindow): Promise<StatementOutcome> {
+      const [inicio, fim] = [windowInstant(window.fromMs), windowInstant(window.toMs)];
+      return readStatement(0, async (page) => {
+        const called = await call(
+          { url: `${baseUrl}${statementPath(inicio, fim, page)}`, method: "GET", body: null },
+          statementPageBytesMax,
+        );
+        if (called.kind === "no_token") return { ok: false, why: called.why, evidence: called.evidence, ...alertOf(called) };
+        return classifyEfiStatementPage(called.exchange, called.evidence, page);
+      });
     },
   };
 }

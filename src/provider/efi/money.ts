@@ -22,3 +22,10 @@ export function centsFromValor(valor: string): number | null {
 export function idEnvioOf(transferId: string): string {
   return transferId.replaceAll("-", "").toLowerCase();
 }
+
+/** Back from an `idEnvio` on Efí's statement to the transfer id; anything else stays as Efí wrote it. */
+export function transferIdOfIdEnvio(idEnvio: string): string {
+  const id = idEnvio.toLowerCase();
+  if (!/^[0-9a-f]{32}$/.test(id)) return idEnvio;
+  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
+}

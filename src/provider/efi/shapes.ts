@@ -5,10 +5,10 @@ import type { PixOrder } from "../port.ts";
 import { valorFromCents, valorPattern } from "./money.ts";
 
 /** BCB end-to-end id: `E` + ISPB (8) + yyyyMMddHHmm (12) + 11 alphanumerics = 32 characters. */
-const endToEndIdSchema = z.string().regex(/^E[0-9A-Za-z]{31}$/);
+export const endToEndIdSchema = z.string().regex(/^E[0-9A-Za-z]{31}$/);
 /** Efí's codes end up in `failure_code` shown to clients: short and plain, or not trusted. */
 const efiCodeSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
-const valorSchema = z.string().regex(valorPattern);
+export const valorSchema = z.string().regex(valorPattern);
 /** Efí's `infoPagador` limit. */
 export const infoPagadorCharsMax = 140;
 

@@ -98,26 +98,14 @@ export function efiWebhookItem(row: PaymentRow, claimed: "confirmed" | "rejected
   };
 }
 
-export interface EfiListItem {
-  idEnvio: string;
-  endToEndId: string | null;
-  valor: string;
-  chave: string;
-  status: string;
-  horario: { solicitacao: string };
-}
-
-/** One payment of Efí's statement; `genericStatus` is the generic sandbox's word for it. */
-export function efiListItem(row: PaymentRow, genericStatus: string): EfiListItem {
-  const status = genericStatus in efiStatusOf ? efiStatusOf[genericStatus as keyof typeof efiStatusOf] : "NAO_REALIZADO";
-  return {
-    idEnvio: idEnvioOf(row.idempotency_key),
-    endToEndId: row.end_to_end_id,
-    valor: valorFromCents(row.amount_cents),
-    chave: row.pix_key,
-    status,
-    horario: { solicitacao: new Date(row.accepted_at_ms).toISOString() },
-  };
+/**
+ * One payment of Efí's statement, from its status answer's body: the same fields, its
+ * devolucoes included, and `devolucaoPresente` as Efí's list flags them.
+ */
+export function efiListItem(statusBody: Record<string, unknown>): Record<string, unknown> {
+  const { gnExtras: _extras, ...item } = statusBody;
+  const devolucoes = Array.isArray(statusBody.devolucoes) ? statusBody.devolucoes : [];
+  return { ...item, devolucaoPresente: devolucoes.length > 0 };
 }
 
 const naturezaOf: Readonly<Record<string, string>> = {

@@ -5,7 +5,8 @@ import { type Context, Hono, type MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { z } from "zod";
 import { configuredOrThrow } from "../../config/isolate.ts";
-import { centsFromValor } from "../efi/money.ts";
+import { centsFromValor, transferIdOfIdEnvio } from "../efi/money.ts";
+import { statementWindowMsMax } from "../statement.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { resolveSandboxBrCode } from "./br-codes.ts";
 import { efiDetalharAnswer, efiPayRefusal } from "./efi-br-codes.ts";
@@ -19,8 +20,15 @@ const sendSchema = z.object({
   pagador: z.object({ chave: z.string().min(1).max(140), infoPagador: z.string().max(140).optional() }),
   favorecido: z.object({ chave: z.string().min(1).max(140) }),
 });
-/** A statement window: Efí's list is queried by `inicio` and `fim` (RFC 3339). */
-const listQuerySchema = z.object({ inicio: z.iso.datetime({ offset: true }), fim: z.iso.datetime({ offset: true }) });
+/** A statement window: Efí's list is queried by `inicio` and `fim` (RFC 3339), paged from page 0. */
+const listQuerySchema = z
+  .object({
+    inicio: z.iso.datetime({ offset: true }),
+    fim: z.iso.datetime({ offset: true }),
+    "paginacao.paginaAtual": z.coerce.number().int().min(0).max(100_000).default(0),
+    "paginacao.itensPorPagina": z.coerce.number().int().min(1).max(1000).default(100),
+  })
+  .refine((q) => Date.parse(q.inicio) < Date.parse(q.fim) && Date.parse(q.fim) - Date.parse(q.inicio) <= statementWindowMsMax);
 
 const tokenPrefix = "sandbox-efi-";
 const tokenLifetimeSeconds = 3600;
@@ -64,7 +72,7 @@ sandboxEfiRoutes.put("/:version{v[23]}/gn/pix/:idEnvio", async (c) => {
   await provider.sendStarted();
   try {
     const answer = await provider.sendEfi({
-      idempotencyKey: transferIdOf(idEnvio.data),
+      idempotencyKey: transferIdOfIdEnvio(idEnvio.data),
       amountCents,
       pixKey,
       pixKeyType: pixKey.includes("@") ? "email" : "evp",
@@ -98,7 +106,7 @@ sandboxEfiRoutes.put("/v2/gn/pix/:idEnvio/qrcode", async (c) => {
   try {
     const config = configuredOrThrow(c.env);
     const answer = await provider.sendEfi({
-      idempotencyKey: transferIdOf(idEnvio.data),
+      idempotencyKey: transferIdOfIdEnvio(idEnvio.data),
       amountCents: payment.amountCents,
       pixKey: payment.pixKey,
       pixKeyType: payment.pixKeyType,
@@ -122,32 +130,31 @@ sandboxEfiRoutes.post("/v2/gn/qrcodes/detalhar", async (c) => {
 sandboxEfiRoutes.get("/v2/gn/pix/enviados/id-envio/:idEnvio", async (c) => {
   const idEnvio = idEnvioSchema.safeParse(c.req.param("idEnvio"));
   if (!idEnvio.success) return c.json({ nome: "id_envio_invalido", mensagem: "idEnvio inválido." }, 400);
-  return answerWith(c, await sandbox(c).statusEfi(transferIdOf(idEnvio.data)));
+  return answerWith(c, await sandbox(c).statusEfi(transferIdOfIdEnvio(idEnvio.data)));
 });
 
 sandboxEfiRoutes.get("/v2/gn/pix/enviados", async (c) => {
   const query = listQuerySchema.safeParse(c.req.query());
   if (!query.success) return c.json({ nome: "parametros_invalidos", mensagem: "inicio e fim são obrigatórios." }, 400);
-  const pix = await sandbox(c).listEfi(Date.parse(query.data.inicio), Date.parse(query.data.fim));
+  const { inicio, fim, "paginacao.paginaAtual": page, "paginacao.itensPorPagina": perPage } = query.data;
+  const all = JSON.parse(await sandbox(c).statement(Date.parse(inicio), Date.parse(fim), "efi")) as unknown[];
   return c.json({
     parametros: {
-      inicio: query.data.inicio,
-      fim: query.data.fim,
-      paginacao: { paginaAtual: 0, itensPorPagina: pix.length, quantidadeDePaginas: 1, quantidadeTotalDeItens: pix.length },
+      inicio,
+      fim,
+      paginacao: {
+        paginaAtual: page,
+        itensPorPagina: perPage,
+        quantidadeDePaginas: Math.ceil(all.length / perPage),
+        quantidadeTotalDeItens: all.length,
+      },
     },
-    pix,
+    pix: all.slice(page * perPage, (page + 1) * perPage),
   });
 });
 
 function sandbox(c: EfiContext) {
   return c.env.SANDBOX.getByName(sandboxInstanceName);
-}
-
-/** Our idEnvio is a transfer id without dashes: stored under the transfer id, so /sandbox/provider/payments shows it. */
-function transferIdOf(idEnvio: string): string {
-  const id = idEnvio.toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(id)) return idEnvio;
-  return `${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20)}`;
 }
 
 async function answerWith(c: EfiContext, answer: SandboxAnswer): Promise<Response> {

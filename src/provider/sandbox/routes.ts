@@ -12,6 +12,7 @@ import { isPixKeyType, normalisePixKey } from "../../http/pix-key.ts";
 import { problem } from "../../http/problem.ts";
 import { pixKeyTypes } from "../../lib/ids.ts";
 import { brCodeLengthMax } from "../../pix/br-code.ts";
+import { statementWindowMsMax } from "../statement.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { payeeOfSend, resolveSandboxBrCode } from "./br-codes.ts";
 import { isUnownedKey, sandboxOwnerOf } from "./dict.ts";
@@ -34,6 +35,22 @@ export const sendBodySchema = z.union([
   z.object({ ...sendCommon, pix_key: z.string().min(1).max(140), pix_key_type: z.enum(pixKeyTypes) }),
   z.object({ ...sendCommon, br_code: z.string().min(1).max(brCodeLengthMax) }),
 ]);
+
+/** Payments per statement page; a day of tests spans several. */
+export const statementPageItems = 100;
+
+/** `from`/`to` RFC 3339 at most 24 h apart; `cursor` is an offset into the window's list. */
+const statementQuerySchema = z
+  .object({
+    from: z.iso.datetime({ offset: true }),
+    to: z.iso.datetime({ offset: true }),
+    cursor: z
+      .string()
+      .regex(/^\d{1,9}$/)
+      .optional(),
+  })
+  .transform((q) => ({ fromMs: Date.parse(q.from), toMs: Date.parse(q.to), offset: Number(q.cursor ?? "0") }))
+  .refine((q) => q.fromMs < q.toMs && q.toMs - q.fromMs <= statementWindowMsMax);
 
 /** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
 const answerDelayMsMax = 130_000;
@@ -140,6 +157,17 @@ sandboxRoutes.post("/provider/br-codes/resolve", requireProviderToken(), async (
     merchant_city: payment.merchantCity,
     txid: payment.txid,
   });
+});
+
+// The statement (CONTRACT §4), paged by `cursor`: the previous page's `next_cursor`.
+sandboxRoutes.get("/provider/pix", requireProviderToken(), async (c) => {
+  const query = statementQuerySchema.safeParse(c.req.query());
+  if (!query.success) return c.json({ code: "invalid_request" }, 400);
+  if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
+  const { fromMs, toMs, offset } = query.data;
+  const items = JSON.parse(await callObject(c, "sandbox.statement", () => sandbox(c).statement(fromMs, toMs, "provider"))) as unknown[];
+  const end = offset + statementPageItems;
+  return c.json({ data: items.slice(offset, end), next_cursor: end < items.length ? String(end) : null });
 });
 
 sandboxRoutes.get("/provider/payments", async (c) => {

@@ -5,6 +5,7 @@
 // (WEBHOOK_SECRET only verifies the provider: locally it lists the same key, so these verify).
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../../config/isolate.ts";
+import type { JsonObject } from "../../json.ts";
 import type { PixKeyType } from "../../lib/ids.ts";
 import { logEvent } from "../../lib/log.ts";
 import {
@@ -18,8 +19,8 @@ import {
   slowAnswerMarginMs,
   statusAnswer,
 } from "./answers.ts";
-import { behaviourFor, isKnownToProvider } from "./behaviours.ts";
-import { type EfiListItem, efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
+import { behaviourFor } from "./behaviours.ts";
+import { efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
 import { deliverEfiWebhook } from "./efi-webhook-delivery.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
 import { nextReturnAtMs } from "./returns.ts";
@@ -132,17 +133,28 @@ export class SandboxProvider extends DurableObject<Env> {
     return efiStatusAnswer(generic, this.store.find(idempotencyKey));
   }
 
-  /** Efí's statement (`GET /v2/gn/pix/enviados`): what was sent through Efí's API in the window. */
-  async listEfi(fromMs: number, toMs: number): Promise<EfiListItem[]> {
+  /**
+   * The statement (CONTRACT §4 `GET /pix?from&to`, §4b `GET /v2/gn/pix/enviados`): every payment
+   * sent through `dialect` and accepted in [fromMs, toMs), as its status answer (returns
+   * included) says now. A lost send left no trace, and a late-confirm payment is not shown
+   * before it leaves: neither is on it. The routes page it. JSON text: the RPC stub's typing of
+   * a recursive JSON type never ends.
+   */
+  async statement(fromMs: number, toMs: number, dialect: SandboxDialect): Promise<string> {
     const nowMs = Date.now();
-    return (
-      this.store
-        .newest()
-        // A lost send left no trace at Efí: it is not on the statement either.
-        .filter((row) => row.dialect === "efi" && isKnownToProvider(behaviourFor(row.pix_key)))
-        .filter((row) => row.accepted_at_ms >= fromMs && row.accepted_at_ms <= toMs)
-        .map((row) => efiListItem(row, String(statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs).body.status ?? "not_found")))
-    );
+    // The answers' bodies are built of JSON values only (answers.ts, efi-answers.ts).
+    const items: JsonObject[] = [];
+    for (const row of this.store.acceptedIn(fromMs, toMs, dialect)) {
+      const answer = statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs);
+      if (answer.httpStatus !== 200) continue;
+      if (dialect === "efi") {
+        items.push(efiListItem(efiStatusAnswer(answer, row).body) as JsonObject);
+        continue;
+      }
+      const { code: _code, ...item } = answer.body;
+      items.push(item as JsonObject);
+    }
+    return JSON.stringify(items);
   }
 
   /** Fault injection: the PSP API answers 503 to everything until `durationMs` from now. */

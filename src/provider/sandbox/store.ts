@@ -103,6 +103,20 @@ export class PaymentStore {
     return this.sql.exec<PaymentRow>("SELECT * FROM payments ORDER BY accepted_at_ms DESC LIMIT ?", paymentsListedMax).toArray();
   }
 
+  /** Every payment sent through `dialect` and accepted in [fromMs, toMs), oldest first (the statement). */
+  acceptedIn(fromMs: number, toMs: number, dialect: SandboxDialect): PaymentRow[] {
+    return this.sql
+      .exec<PaymentRow>(
+        `SELECT * FROM payments WHERE dialect = ? AND accepted_at_ms >= ? AND accepted_at_ms < ?
+          ORDER BY accepted_at_ms, idempotency_key LIMIT ?`,
+        dialect,
+        fromMs,
+        toMs,
+        paymentsKeptMax,
+      )
+      .toArray();
+  }
+
   dueWebhooks(nowMs: number): PaymentRow[] {
     return this.sql
       .exec<PaymentRow>(

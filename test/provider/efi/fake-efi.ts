@@ -1,6 +1,6 @@
-// A fake Efí of the tests' own: just enough of Efí's Pix API (token, send, status) to drive the
-// adapter through each path, with knobs for what a test wants Efí to do next. Not the sandbox:
-// the point is what the adapter asks and how it reads answers it cannot choose.
+// A fake Efí of the tests' own: just enough of Efí's Pix API (token, send, status, the paged
+// statement) to drive the adapter through each path, with knobs for what a test wants Efí to do
+// next. Not the sandbox: the point is what the adapter asks and how it reads answers it cannot choose.
 
 export interface FakeEfiKnobs {
   /** Seconds of token lifetime the fake grants. */
@@ -16,6 +16,8 @@ export interface FakeEfiKnobs {
   hangStatus: boolean;
   /** What a status call for an unknown idEnvio answers: Efí's body, or a gateway's page. */
   notFound: "efi" | "gateway";
+  /** Statement pages (`GET /v2/gn/pix/enviados`) answered 503 from this page on (null: none). */
+  failListFromPage: number | null;
 }
 
 interface Held {
@@ -23,6 +25,7 @@ interface Held {
   valor: string;
   endToEndId: string;
   status: "EM_PROCESSAMENTO" | "REALIZADO";
+  devolucoes?: Record<string, unknown>[];
 }
 
 export class FakeEfi {
@@ -34,6 +37,7 @@ export class FakeEfi {
     hangTokens: false,
     hangStatus: false,
     notFound: "efi",
+    failListFromPage: null,
   };
   readonly held = new Map<string, Held>();
   readonly requests: { method: string; path: string; authorization: string | null }[] = [];
@@ -54,6 +58,7 @@ export class FakeEfi {
     if (request.method === "PUT" && send?.[1] !== undefined) return this.send(send[1], request);
     const status = /^\/v2\/gn\/pix\/enviados\/id-envio\/([A-Za-z0-9]{1,35})$/.exec(path);
     if (request.method === "GET" && status?.[1] !== undefined) return this.status(status[1]);
+    if (request.method === "GET" && path === "/v2/gn/pix/enviados") return this.list(url.searchParams);
     return new Response("<html>404 Not Found</html>", { status: 404, headers: { "content-type": "text/html" } });
   };
 
@@ -65,6 +70,36 @@ export class FakeEfi {
   settle(idEnvio: string): void {
     const held = this.held.get(idEnvio);
     if (held) held.status = "REALIZADO";
+  }
+
+  /** Efí's statement: every held payment, `paginacao.itensPorPagina` at a time. */
+  private list(params: URLSearchParams): Response {
+    const page = Number(params.get("paginacao.paginaAtual") ?? "0");
+    const perPage = Number(params.get("paginacao.itensPorPagina") ?? "100");
+    if (this.knobs.failListFromPage !== null && page >= this.knobs.failListFromPage) {
+      return Response.json({ nome: "erro_aplicacao", mensagem: "indisponível" }, { status: 503 });
+    }
+    const all = [...this.held.values()];
+    return Response.json({
+      parametros: {
+        inicio: params.get("inicio"),
+        fim: params.get("fim"),
+        paginacao: {
+          paginaAtual: page,
+          itensPorPagina: perPage,
+          quantidadeDePaginas: Math.ceil(all.length / perPage),
+          quantidadeTotalDeItens: all.length,
+        },
+      },
+      pix: all.slice(page * perPage, (page + 1) * perPage).map((held) => ({
+        idEnvio: held.idEnvio,
+        endToEndId: held.endToEndId,
+        valor: held.valor,
+        status: held.status,
+        horario: { solicitacao: "2026-12-01T06:14:00Z" },
+        ...(held.devolucoes === undefined ? {} : { devolucoes: held.devolucoes, devolucaoPresente: held.devolucoes.length > 0 }),
+      })),
+    });
   }
 
   private async token(request: Request): Promise<Response> {

@@ -1,0 +1,43 @@
+// Provider reconciliation wired to the Worker: its pool, its provider adapter, the transfers'
+// objects (a return applied here has its event delivered now), and the alert. The route and the
+// daily cron both call this.
+
+import type { AlertRuntime } from "../alerts/needs-review.ts";
+import { noticeProviderDivergence } from "../alerts/provider-divergence.ts";
+import { withPool } from "../db/pool.ts";
+import { dbSettings } from "../db/settings.ts";
+import { providerFor } from "../provider/select.ts";
+import { runProviderReconciliation } from "./run.ts";
+import type { RunJson } from "./store.ts";
+import type { Window } from "./window.ts";
+
+/** The actor the daily run is recorded as. */
+export const cronActor = "cron";
+
+export async function reconcileProvider(env: Env, runtime: AlertRuntime, window: Window, actor: string): Promise<RunJson> {
+  const run = await withPool({ ...dbSettings(env), applicationName: "pix-reconciliation" }, (db) =>
+    runProviderReconciliation(
+      {
+        db,
+        provider: providerFor(env),
+        returned: async (transferId) => env.TRANSFER_SAGA.getByName(transferId).deliverEvents(),
+      },
+      window,
+      actor,
+    ),
+  );
+  console.log(
+    JSON.stringify({
+      event: "provider_reconciliation",
+      run_id: run.run_id,
+      from: run.from,
+      to: run.to,
+      ok: run.ok,
+      checked: run.checked,
+      returns_applied: run.returns_applied,
+      divergences: run.divergences.length,
+    }),
+  );
+  noticeProviderDivergence(env, runtime, run);
+  return run;
+}
