@@ -4,7 +4,6 @@
 // cut_before (never run, the socket cut) and drop_reply (run and committed, the reply never
 // sent): the same faults, with the same meaning, as on a WebSocket connection (relay.ts).
 import type { Socket } from "node:net";
-import type { BackendConnection, BackendEvents } from "../http-sql/backends.ts";
 import type { FaultRules, FaultTarget } from "./rules.ts";
 
 /** Thrown by the statement hook: the statement must not run and the exchange is already cut. */
@@ -31,9 +30,9 @@ export class HttpExchange implements FaultTarget {
     return this.name;
   }
 
-  /** Its backend is listed on its own (backendTargets), idle or not. */
+  /** The client port of the server connection running its statements, while it has one. */
   upstreamPort(): number | null {
-    return null;
+    return this.backend?.localPort ?? null;
   }
 
   reset(_reason: string): void {
@@ -71,6 +70,7 @@ export class HttpExchange implements FaultTarget {
     return true;
   }
 
+  /** The server connection it holds from now on (undefined: given back to the pool). */
   useBackend(socket: Socket | undefined): void {
     this.backend = socket;
     if (this.closed) socket?.destroy();
@@ -93,30 +93,4 @@ export class HttpExchange implements FaultTarget {
     while (!this.closed && this.rules.isHeld(this)) await new Promise<void>((resolve) => this.waiters.push(resolve));
     return !this.closed;
   }
-}
-
-/**
- * The stand-in's warm server connections as switchboard targets: listed by /connections (their
- * client ports are what killSagaBackends aims at) and cut by resets in their scope.
- */
-export function backendTargets(rules: FaultRules): BackendEvents {
-  const targets = new Map<BackendConnection, FaultTarget>();
-  return {
-    opened: (connection) => {
-      const target: FaultTarget = {
-        id: rules.nextTargetId(),
-        applicationName: () => connection.applicationName,
-        upstreamPort: () => connection.localPort,
-        reset: () => connection.destroy(),
-        wake: () => undefined,
-      };
-      targets.set(connection, target);
-      rules.register(target);
-    },
-    closed: (connection) => {
-      const target = targets.get(connection);
-      targets.delete(connection);
-      if (target) rules.unregister(target);
-    },
-  };
 }

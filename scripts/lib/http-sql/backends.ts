@@ -24,41 +24,23 @@ export interface StatementResult {
   rowCount: number | null;
 }
 
-/** A live server connection, as the fault switchboard lists it. */
-export interface BackendConnection {
-  applicationName: string;
-  localPort: number | null;
-  destroy(): void;
-}
-
-export interface BackendEvents {
-  opened?(connection: BackendConnection): void;
-  closed?(connection: BackendConnection): void;
-}
-
 function isLoopbackHost(host: string): boolean {
   return host === "127.0.0.1" || host === "localhost" || host === "[::1]" || host === "::1";
 }
 
-function socketOf(client: pg.PoolClient): Socket | undefined {
-  return (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
-}
-
 export class Backends {
-  private readonly pools = new Map<string, { pool: pg.Pool; applicationName: string }>();
+  private readonly pools = new Map<string, pg.Pool>();
   private readonly tcpOnly: boolean;
-  private readonly events: BackendEvents;
 
   /** `tcpOnly`: never the Unix socket, so every backend has a client port to be found by. */
-  constructor(options: { tcpOnly?: boolean; events?: BackendEvents } = {}) {
+  constructor(options: { tcpOnly?: boolean } = {}) {
     this.tcpOnly = options.tcpOnly ?? false;
-    this.events = options.events ?? {};
   }
 
   /** The pool for a connection string; null for one that is malformed or not on loopback. */
   poolFor(connectionString: string): pg.Pool | null {
     const known = this.pools.get(connectionString);
-    if (known) return known.pool;
+    if (known) return known;
     let url: URL;
     try {
       url = new URL(connectionString);
@@ -82,30 +64,17 @@ export class Backends {
     });
     // A backend terminated while idle (pg_terminate_backend, a restart) leaves the pool.
     pool.on("error", () => undefined);
-    const connections = new Map<pg.PoolClient, BackendConnection>();
-    pool.on("connect", (client) => {
-      const socket = socketOf(client);
-      const connection: BackendConnection = {
-        applicationName,
-        localPort: socket?.localPort ?? null,
-        destroy: () => socket?.destroy(),
-      };
-      connections.set(client, connection);
-      this.events.opened?.(connection);
-    });
-    pool.on("remove", (client) => {
-      const connection = connections.get(client);
-      connections.delete(client);
-      if (connection) this.events.closed?.(connection);
-    });
-    this.pools.set(connectionString, { pool, applicationName });
+    // One cut while checked out (a fault's reset, a kill between statements) is the running
+    // request's error to answer; without a listener it would be an uncaught exception.
+    pool.on("connect", (client) => client.on("error", () => undefined));
+    this.pools.set(connectionString, pool);
     return pool;
   }
 
   async close(): Promise<void> {
     const pools = [...this.pools.values()];
     this.pools.clear();
-    await Promise.all(pools.map(({ pool }) => pool.end().catch(() => undefined)));
+    await Promise.all(pools.map((pool) => pool.end().catch(() => undefined)));
   }
 }
 
@@ -130,7 +99,7 @@ export async function execute(
   pool: pg.Pool,
   statements: readonly Statement[],
   batch: BatchOptions | null,
-  hooks: { connected?(client: pg.PoolClient): void; beforeEach?(statement: Statement): void } = {},
+  hooks: { connected?(client: pg.PoolClient): void; released?(): void; beforeEach?(statement: Statement): void } = {},
 ): Promise<StatementResult[]> {
   const client = await pool.connect();
   hooks.connected?.(client);
@@ -161,10 +130,12 @@ export async function execute(
       failed = error instanceof Error ? error : new Error(String(error));
     throw error;
   } finally {
+    hooks.released?.();
     client.release(failed);
   }
 }
 
+/** The TCP (or Unix) socket under a pg client: pg keeps it on its connection. */
 export function socketOfClient(client: pg.PoolClient): Socket | undefined {
-  return socketOf(client);
+  return (client as unknown as { connection?: { stream?: Socket } }).connection?.stream;
 }

@@ -5,7 +5,7 @@
 // with its reply lost.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import pg from "pg";
-import { backendTargets, HttpExchange, StatementCut } from "../db-faults/http-exchange.ts";
+import { HttpExchange, StatementCut } from "../db-faults/http-exchange.ts";
 import type { FaultRules } from "../db-faults/rules.ts";
 import { readBody } from "../read-body.ts";
 import { Backends, execute, socketOfClient } from "./backends.ts";
@@ -17,7 +17,7 @@ export interface SqlEndpoint {
 }
 
 export function startSqlEndpoint(faults?: FaultRules): SqlEndpoint {
-  const backends = new Backends(faults ? { tcpOnly: true, events: backendTargets(faults) } : {});
+  const backends = new Backends({ tcpOnly: faults !== undefined });
   return {
     handle: (req, res) => {
       serve(backends, faults, req, res).catch((error: unknown) => {
@@ -44,6 +44,7 @@ async function serve(backends: Backends, faults: FaultRules | undefined, req: In
   try {
     const results = await execute(pool, statements, batch, {
       connected: (client) => exchange?.useBackend(socketOfClient(client)),
+      released: () => exchange?.useBackend(undefined),
       beforeEach: (statement) => exchange?.beforeStatement(statement.query),
     });
     answer = { status: 200, body: request.kind === "single" ? results[0] : { results } };
