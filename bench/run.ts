@@ -124,6 +124,7 @@ async function main(): Promise<void> {
     whole.begin();
 
     let rawHoldsPerS = Number.NaN;
+    let rawPostgresCpuMs = Number.NaN;
     const run = async (name: SectionName, measure: () => Promise<MetricRow[]>): Promise<void> => {
       if (!sections.has(name)) return;
       const sectionStartedAtMs = Date.now();
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
     await run("ledger", async () => {
       const result = await measureLedgerEfficiency(context);
       rawHoldsPerS = result.rawHoldsPerS;
+      rawPostgresCpuMs = result.rawPostgresCpuMs;
       return result.rows;
     });
     await run("hot", () => measureHotAccount(context));
@@ -141,7 +143,7 @@ async function main(): Promise<void> {
     await run("round-trips", () => measureRoundTrips(context));
     await run("orchestration", () => measureOrchestration(context, root));
     await run("distance", () => measureDistance(context, root, delayMs));
-    await run("throughput", () => measureThroughput(context, root, rawHoldsPerS));
+    await run("throughput", () => measureThroughput(context, root, { rawHoldsPerS, rawPostgresCpuMs }));
 
     log(`whole run: ${describeShare(whole.end())}`);
     log(
