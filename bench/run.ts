@@ -4,7 +4,8 @@
 // table and writes bench/results.json. Everything it starts is stopped, and checked to be gone.
 //   npm run bench                      every metric (about 3 minutes)
 //   npm run bench -- --only=hot,ledger  some of them (results.json then holds only those): ledger,
-//                                       hot, latency, round-trips, orchestration, distance, throughput
+//                                       hot, latency, round-trips, orchestration, distance, events,
+//                                       throughput
 //   npm run bench -- --delay-ms=60      the distance section's delay each way (default 20)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -18,6 +19,7 @@ import { configureBenchDriver } from "./lib/db.ts";
 import { describeMachine, formatMachine } from "./lib/machine.ts";
 import { formatTable, type MetricRow, rounded } from "./lib/results.ts";
 import { defaultDelayMsEachWay, measureDistance } from "./metrics/distance.ts";
+import { measureEventDelivery } from "./metrics/event-delivery.ts";
 import { measureHotAccount } from "./metrics/hot-account.ts";
 import { measureWithLatency } from "./metrics/latency.ts";
 import { measureLedgerEfficiency } from "./metrics/ledger-efficiency.ts";
@@ -27,7 +29,7 @@ import { measureThroughput } from "./metrics/throughput.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsPath = path.join(root, "bench", "results.json");
-const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "distance", "throughput"] as const;
+const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "distance", "events", "throughput"] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const log = (line: string): void => console.log(`[bench] ${line}`);
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
     await run("round-trips", () => measureRoundTrips(context));
     await run("orchestration", () => measureOrchestration(context, root));
     await run("distance", () => measureDistance(context, root, delayMs));
+    await run("events", () => measureEventDelivery(context, root));
     await run("throughput", () => measureThroughput(context, root, { rawHoldsPerS, rawPostgresCpuMs }));
 
     log(`whole run: ${describeShare(whole.end())}`);
