@@ -4,7 +4,9 @@
 // table and writes bench/results.json. Everything it starts is stopped, and checked to be gone.
 //   npm run bench                      every metric (about 3 minutes)
 //   npm run bench -- --only=hot,ledger  some of them (results.json then holds only those): ledger,
-//                                       hot, latency, round-trips, orchestration, throughput
+//                                       hot, latency, round-trips, orchestration, distance, events,
+//                                       throughput
+//   npm run bench -- --delay-ms=60      the distance section's delay each way (default 20)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -16,6 +18,8 @@ import { CpuMeter, describeShare } from "./lib/cpu.ts";
 import { configureBenchDriver } from "./lib/db.ts";
 import { describeMachine, formatMachine } from "./lib/machine.ts";
 import { formatTable, type MetricRow, rounded } from "./lib/results.ts";
+import { defaultDelayMsEachWay, measureDistance } from "./metrics/distance.ts";
+import { measureEventDelivery } from "./metrics/event-delivery.ts";
 import { measureHotAccount } from "./metrics/hot-account.ts";
 import { measureWithLatency } from "./metrics/latency.ts";
 import { measureLedgerEfficiency } from "./metrics/ledger-efficiency.ts";
@@ -25,7 +29,7 @@ import { measureThroughput } from "./metrics/throughput.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsPath = path.join(root, "bench", "results.json");
-const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "throughput"] as const;
+const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "distance", "events", "throughput"] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const log = (line: string): void => console.log(`[bench] ${line}`);
@@ -37,6 +41,14 @@ function selectedSections(argv: readonly string[]): Set<SectionName> {
   const unknown = picked.filter((name) => !(sectionNames as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`unknown section(s) ${unknown.join(", ")}; known: ${sectionNames.join(", ")}`);
   return new Set(picked as SectionName[]);
+}
+
+function delayMsEachWay(argv: readonly string[]): number {
+  const given = argv.find((arg) => arg.startsWith("--delay-ms="))?.slice("--delay-ms=".length);
+  if (given === undefined) return defaultDelayMsEachWay;
+  const delayMs = Number(given);
+  if (!Number.isInteger(delayMs) || delayMs < 0 || delayMs > 1_000) throw new Error(`--delay-ms must be 0..1000, not ${given}`);
+  return delayMs;
 }
 
 /** This run's scratch directory (wrangler state and logs), once made. */
@@ -95,6 +107,7 @@ async function report(rows: readonly MetricRow[], startedAtMs: number): Promise<
 
 async function main(): Promise<void> {
   const sections = selectedSections(process.argv.slice(2));
+  const delayMs = delayMsEachWay(process.argv.slice(2));
   const startedAtMs = Date.now();
   const workDir = await mkdtemp(path.join(tmpdir(), "pix-bench-"));
   scratchDir = workDir;
@@ -113,6 +126,7 @@ async function main(): Promise<void> {
     whole.begin();
 
     let rawHoldsPerS = Number.NaN;
+    let rawPostgresCpuMs = Number.NaN;
     const run = async (name: SectionName, measure: () => Promise<MetricRow[]>): Promise<void> => {
       if (!sections.has(name)) return;
       const sectionStartedAtMs = Date.now();
@@ -123,13 +137,16 @@ async function main(): Promise<void> {
     await run("ledger", async () => {
       const result = await measureLedgerEfficiency(context);
       rawHoldsPerS = result.rawHoldsPerS;
+      rawPostgresCpuMs = result.rawPostgresCpuMs;
       return result.rows;
     });
     await run("hot", () => measureHotAccount(context));
     await run("latency", () => measureWithLatency(context));
     await run("round-trips", () => measureRoundTrips(context));
     await run("orchestration", () => measureOrchestration(context, root));
-    await run("throughput", () => measureThroughput(context, root, rawHoldsPerS));
+    await run("distance", () => measureDistance(context, root, delayMs));
+    await run("events", () => measureEventDelivery(context, root));
+    await run("throughput", () => measureThroughput(context, root, { rawHoldsPerS, rawPostgresCpuMs }));
 
     log(`whole run: ${describeShare(whole.end())}`);
     log(

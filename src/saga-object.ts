@@ -7,17 +7,17 @@ import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
 import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
+import { httpDb } from "./db/http.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import { logTransfer } from "./lib/log.ts";
 import { providerFor } from "./provider/select.ts";
 import { sendSlotFor } from "./provider/send-gate/slot.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
-import { advance, isStepDue, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { advance, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
 import { EventStreams } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
-import { IdlePool } from "./saga-runtime/idle-pool.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
 import { watchReturns } from "./saga-runtime/returns.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
@@ -63,7 +63,6 @@ const faultRetryAtKey = "fault_retry_at_ms";
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
-  private readonly pool = new IdlePool(() => ({ ...dbSettings(this.env), applicationName: "pix-saga" }));
   /** This transfer's outbound events: the object is their sequencer (CONTRACT §6). */
   private readonly events = new EventDelivery({
     storage: this.ctx.storage,
@@ -238,13 +237,10 @@ export class TransferSaga extends DurableObject<Env> {
   /** Advances the saga; a fault never compensates, it re-arms the alarm with backoff. */
   private async run(force: boolean): Promise<SagaRecord | null> {
     try {
-      // A due step will write; an object without its record reads. Either way it needs a
-      // connection, so it starts opening now, in parallel with the provider call.
       const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
       // A poke of a completed transfer asks for its returns: it reads the database's record,
       // since reconciliation may have recorded returns this cache has not seen.
       const afterCompletion = force && cached?.state === "completed";
-      const preconnect = !cached || afterCompletion || isStepDue(cached, force, Date.now());
       const saga = await this.withDb(async (db) => {
         const current = afterCompletion ? await this.load(db) : (cached ?? (await this.load(db)));
         if (!current) return null;
@@ -267,7 +263,7 @@ export class TransferSaga extends DurableObject<Env> {
         }
         noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
-      }, preconnect);
+      });
       await this.ctx.storage.delete([faultsKey, faultRetryAtKey]);
       if (saga) await this.arm(saga);
       return saga;
@@ -327,9 +323,9 @@ export class TransferSaga extends DurableObject<Env> {
     return false;
   }
 
-  /** One pool per burst of steps, ended before the object waits for its next alarm. */
-  private withDb<T>(work: (db: Queryable) => Promise<T>, preconnect = false): Promise<T> {
-    return this.pool.use(work, { preconnect });
+  /** Every step is single statements: Neon's HTTP path, one round trip each, nothing to keep open. */
+  private withDb<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    return work(httpDb({ ...dbSettings(this.env), applicationName: "pix-saga" }));
   }
 
   private log(event: string, fields: Record<string, unknown>): void {

@@ -65,6 +65,14 @@ export class StackClient {
     return body.id;
   }
 
+  /** GET /v1/balance of the account; returns its balance in cents. */
+  async balanceCents(accountId: string): Promise<number> {
+    const response = await this.send("/v1/balance", { method: "GET", headers: { authorization: `Bearer ${this.token(accountId)}` } });
+    const body = (await response.json()) as { balance_cents?: number };
+    if (response.status !== 200 || typeof body.balance_cents !== "number") throw new Error(`GET /v1/balance answered ${response.status}`);
+    return body.balance_cents;
+  }
+
   /** GET /sandbox/provider/pix/:id: one provider status call, as the saga makes it. */
   async providerStatus(transferId: string): Promise<string> {
     const response = await this.send(`/sandbox/provider/pix/${transferId}`, { method: "GET" });

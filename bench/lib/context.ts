@@ -17,11 +17,13 @@ export interface BenchContext {
  * Round hooks that log each round's rate and where the CPU went during it; with `cpuMsPerOp`,
  * they also collect, per variant, the CPU one operation cost the bench's own processes
  * (PostgreSQL, the proxy, the client): on a CPU-bound machine that ratio sets the rate ratio.
+ * `postgresCpuMsPerOp` collects PostgreSQL's share alone (the cost rows' reference).
  */
 export function loggedRounds(
   context: BenchContext,
   label: string,
   cpuMsPerOp?: Map<string, number[]>,
+  postgresCpuMsPerOp?: Map<string, number[]>,
 ): Pick<SideBySideOptions, "beforeRound" | "onRound"> {
   return {
     beforeRound: () => context.cpu.begin(),
@@ -30,6 +32,7 @@ export function loggedRounds(
       context.log(`${label} round ${round} ${variant}: ${ratePerS.toFixed(0)}/s; ${describeShare(share)}`);
       const ownCores = share.postgresCores + share.proxyCores + share.clientCores;
       cpuMsPerOp?.set(variant, [...(cpuMsPerOp.get(variant) ?? []), (ownCores / ratePerS) * 1000]);
+      postgresCpuMsPerOp?.set(variant, [...(postgresCpuMsPerOp.get(variant) ?? []), (share.postgresCores / ratePerS) * 1000]);
     },
   };
 }

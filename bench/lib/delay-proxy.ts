@@ -6,6 +6,10 @@ import { type AddressInfo, connect, createServer, type Server, type Socket } fro
 
 export interface DelayProxy {
   port: number;
+  /** The delay for chunks arriving from now on (the same proxy measured near and far). */
+  setDelayMs(delayMs: number): void;
+  /** Connections accepted so far. Only data is delayed, not the TCP handshake (see performance.md). */
+  connectionsAccepted(): number;
   close(): Promise<void>;
 }
 
@@ -14,8 +18,8 @@ interface Pending {
   dueAtMs: number;
 }
 
-/** Forwards from `source` to `target`, each chunk `delayMs` after it arrived, never reordered. */
-function delayedPipe(source: Socket, target: Socket, delayMs: number): void {
+/** Forwards from `source` to `target`, each chunk `delayMs()` after it arrived, never reordered. */
+function delayedPipe(source: Socket, target: Socket, delayMs: () => number): void {
   const queue: Pending[] = [];
   let timer: NodeJS.Timeout | undefined;
   const flushDue = (): void => {
@@ -29,8 +33,10 @@ function delayedPipe(source: Socket, target: Socket, delayMs: number): void {
     if (head) timer = setTimeout(flushDue, Math.max(0, head.dueAtMs - nowMs));
   };
   source.on("data", (chunk: Buffer) => {
-    queue.push({ chunk, dueAtMs: performance.now() + delayMs });
-    if (timer === undefined) timer = setTimeout(flushDue, delayMs);
+    const dueAtMs = performance.now() + delayMs();
+    // A shorter delay set meanwhile never overtakes what is queued: order is kept.
+    queue.push({ chunk, dueAtMs: Math.max(dueAtMs, queue.at(-1)?.dueAtMs ?? 0) });
+    if (timer === undefined) timer = setTimeout(flushDue, Math.max(0, (queue[0]?.dueAtMs ?? dueAtMs) - performance.now()));
   });
   source.on("close", () => {
     if (timer !== undefined) clearTimeout(timer);
@@ -38,9 +44,13 @@ function delayedPipe(source: Socket, target: Socket, delayMs: number): void {
   });
 }
 
-export async function startDelayProxy(targetPort: number, delayMs: number): Promise<DelayProxy> {
+export async function startDelayProxy(targetPort: number, initialDelayMs: number): Promise<DelayProxy> {
   const sockets = new Set<Socket>();
+  let delayMsNow = initialDelayMs;
+  const delayMs = (): number => delayMsNow;
+  let accepted = 0;
   const server: Server = createServer((client) => {
+    accepted += 1;
     const upstream = connect({ host: "127.0.0.1", port: targetPort });
     for (const socket of [client, upstream]) {
       socket.setNoDelay(true);
@@ -55,6 +65,10 @@ export async function startDelayProxy(targetPort: number, delayMs: number): Prom
   const { port } = server.address() as AddressInfo;
   return {
     port,
+    setDelayMs: (next) => {
+      delayMsNow = next;
+    },
+    connectionsAccepted: () => accepted,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -18,6 +18,8 @@ const ratioMin = 0.8;
 export interface LedgerEfficiency {
   rows: MetricRow[];
   rawHoldsPerS: number;
+  /** PostgreSQL's CPU per raw spread UPDATE, ms: the reference of the cost rows. */
+  rawPostgresCpuMs: number;
 }
 
 /** Seeds the spread accounts (idempotent) and returns a picker of one of them at random. */
@@ -39,6 +41,7 @@ function mean(values: readonly number[] | undefined): number {
 export async function measureLedgerEfficiency(context: BenchContext): Promise<LedgerEfficiency> {
   const anyAccount = await seedSpreadAccounts(context);
   const cpuMsPerOp = new Map<string, number[]>();
+  const postgresCpuMsPerOp = new Map<string, number[]>();
   const rates = await withClients(benchPool(context.cluster, loadClients, "bench-load"), loadClients, (clients) =>
     sideBySide(
       clients,
@@ -46,19 +49,21 @@ export async function measureLedgerEfficiency(context: BenchContext): Promise<Le
         { name: "ledger", op: (client) => ledgerHold(client, anyAccount()) },
         { name: "raw", op: (client) => rawConditionalUpdate(client, anyAccount()) },
       ],
-      { rounds, roundMs, warmupMs, ...loggedRounds(context, "spread", cpuMsPerOp) },
+      { rounds, roundMs, warmupMs, ...loggedRounds(context, "spread", cpuMsPerOp, postgresCpuMsPerOp) },
     ),
   );
   const ledgerPerS = rates.get("ledger") ?? 0;
   const rawPerS = rates.get("raw") ?? 0;
   return {
     rawHoldsPerS: rawPerS,
+    rawPostgresCpuMs: mean(postgresCpuMsPerOp.get("raw")),
     rows: [
       reported("spread: ledger hold()", ledgerPerS, "holds/s"),
       reported("spread: raw conditional UPDATE", rawPerS, "holds/s"),
       atLeast("spread: ledger / raw", ledgerPerS / rawPerS, "ratio", ratioMin),
       reported("diag spread: CPU per ledger hold() (postgres + proxy + client)", mean(cpuMsPerOp.get("ledger")), "ms"),
       reported("diag spread: CPU per raw UPDATE (postgres + proxy + client)", mean(cpuMsPerOp.get("raw")), "ms"),
+      reported("diag spread: PostgreSQL CPU per raw UPDATE", mean(postgresCpuMsPerOp.get("raw")), "ms"),
     ],
   };
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { PoolClient } from "@neondatabase/serverless";
-import { accountIds, seedAccounts } from "../lib/accounts.ts";
+import { accountIds, seedAccountsIn } from "../lib/accounts.ts";
 import { benchSecrets, StackClient } from "../lib/api.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { describeShare } from "../lib/cpu.ts";
@@ -23,7 +23,7 @@ const stateWaitMs = 60_000;
 const holdAccount = "bench-orch-settle";
 const overheadRatioMax = 3;
 
-const timings = {
+export const webhookDrivenTimings = {
   // Only the bench's webhook may move a transfer: the first status check is an hour away.
   SAGA_FIRST_CHECK_MS: "3600000",
   SAGA_MAX_CHECK_MS: "3600000",
@@ -128,13 +128,8 @@ function summaryRows(samples: Samples, insideP50Ms: number): MetricRow[] {
 export async function measureOrchestration(context: BenchContext, root: string): Promise<MetricRow[]> {
   const secrets = benchSecrets();
   const ids = accountIds("bench-orch", accounts);
-  const setup = benchPool(context.cluster, 1, "bench-setup");
-  try {
-    await seedAccounts(setup, [...ids, holdAccount]);
-  } finally {
-    await setup.end();
-  }
-  const stack = await startWorkerStack(root, context.workDir, "orchestration", stackVars(context.cluster, secrets, timings));
+  await seedAccountsIn(context.cluster, [...ids, holdAccount]);
+  const stack = await startWorkerStack(root, context.workDir, "orchestration", stackVars(context.cluster, secrets, webhookDrivenTimings));
   context.own(stack.stop);
   context.cpu.watchWorker(stack.pid);
   try {

@@ -2,7 +2,8 @@
 // clients POST transfers, each saga holds, its alarm sends to the sandbox, and its next alarm
 // (50 ms later) finds the payment confirmed and settles. Silent keys: no sandbox webhooks, whose
 // delivery is one at a time from the sandbox's single object, would otherwise set the pace.
-// Counted from Postgres: completions inside the loaded window, after a warm-up.
+// Counted from Postgres: completions inside the loaded window, after a warm-up. The cost rows
+// meter CPU from the start of the load until every transfer completed, per transfer completed.
 import path from "node:path";
 import type { Pool } from "@neondatabase/serverless";
 import { accountIds, seedAccounts } from "../lib/accounts.ts";
@@ -12,7 +13,7 @@ import { type CpuShare, describeShare } from "../lib/cpu.ts";
 import { benchPool } from "../lib/db.ts";
 import { closedLoop } from "../lib/load.ts";
 import { openObserver } from "../lib/observer.ts";
-import { type MetricRow, reported } from "../lib/results.ts";
+import { atMost, type MetricRow, reported } from "../lib/results.ts";
 import { stackVars } from "../lib/stack-vars.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
 import { waitForStates } from "./transfer-states.ts";
@@ -27,6 +28,9 @@ const statsSettleMs = 1_500;
 const amountCents = 100;
 const silentPixKey = "silent@sandbox.test";
 
+/** PostgreSQL CPU per completed transfer, as a multiple of one raw spread UPDATE's. */
+const postgresCostRatioMax = 7;
+
 const timings = {
   SAGA_FIRST_CHECK_MS: "50",
   SAGA_MAX_CHECK_MS: "1000",
@@ -38,7 +42,9 @@ interface Load {
   transferIds: string[];
   startedAtMs: number;
   endedAtMs: number;
+  /** CPU from the start of the load until every transfer completed. */
   cpu: CpuShare;
+  drainedAtMs: number;
   /** Database sessions opened from the start of the load until every transfer completed. */
   sessions: number;
 }
@@ -59,20 +65,27 @@ async function runLoad(context: BenchContext, api: StackClient, ids: readonly st
       },
     );
     const endedAtMs = Date.now();
-    const cpu = context.cpu.end();
-    context.log(`throughput: ${transferIds.length} transfers created; ${describeShare(cpu)}`);
+    context.log(`throughput: ${transferIds.length} transfers created`);
     await waitForStates(context, transferIds, ["completed"], drainWaitMs);
+    const drainedAtMs = Date.now();
+    const cpu = context.cpu.end();
+    context.log(`throughput, load until all completed: ${describeShare(cpu)}`);
     // Backends publish their counters as they exit; give the last ones a moment.
     await new Promise((resolve) => setTimeout(resolve, statsSettleMs));
     const sessions = (await observer.databaseCounters()).sessions - sessionsBefore;
-    return { transferIds, startedAtMs, endedAtMs, cpu, sessions };
+    return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions };
   } finally {
     await observer.close();
   }
 }
 
 /** Completions per second inside the loaded window (same clock: bench and Postgres share it). */
-async function completionRows(pool: Pool, load: Load, rawHoldsPerS: number): Promise<MetricRow[]> {
+export interface RawReference {
+  rawHoldsPerS: number;
+  rawPostgresCpuMs: number;
+}
+
+async function completionRows(pool: Pool, load: Load, raw: RawReference): Promise<MetricRow[]> {
   const windowStartMs = load.startedAtMs + warmupMs;
   const { rows } = await pool.query<{ completed: string; p50_ms: number | null }>(
     `SELECT count(*) AS completed,
@@ -85,19 +98,30 @@ async function completionRows(pool: Pool, load: Load, rawHoldsPerS: number): Pro
   const completedPerS = Number(rows[0]?.completed ?? 0) / ((load.endedAtMs - windowStartMs) / 1000);
   const loadMsTotal = load.endedAtMs - load.startedAtMs;
   const created = load.transferIds.length;
-  const cpuMsPerTransfer = (cores: number): number => (cores * loadMsTotal) / created;
+  // waitForStates saw every transfer completed: each created transfer counts once.
+  const meteredMs = load.drainedAtMs - load.startedAtMs;
+  const cpuMsPerTransfer = (cores: number): number => (cores * meteredMs) / created;
+  const postgresMs = cpuMsPerTransfer(load.cpu.postgresCores);
+  const systemCores = load.cpu.postgresCores + load.cpu.proxyCores + load.cpu.workerCores;
   return [
     reported("e2e: transfers accepted (POST)", (created / loadMsTotal) * 1000, "transfers/s"),
     reported("e2e: transfers completed", completedPerS, "transfers/s"),
     reported("e2e: created -> completed, p50 (incl. 50 ms check delay)", Number(rows[0]?.p50_ms ?? Number.NaN), "ms"),
-    reported("e2e completed / raw spread hold rate", completedPerS / rawHoldsPerS, "ratio"),
+    reported("e2e completed / raw spread hold rate", completedPerS / raw.rawHoldsPerS, "ratio"),
     reported("diag e2e: database connections opened per transfer", load.sessions / created, "connections"),
-    reported("diag e2e: postgres CPU per transfer", cpuMsPerTransfer(load.cpu.postgresCores), "ms"),
-    reported("diag e2e: workerd CPU per transfer", cpuMsPerTransfer(load.cpu.workerCores), "ms"),
+    reported("cost: PostgreSQL CPU per completed transfer", postgresMs, "ms"),
+    atMost("cost: PostgreSQL CPU per transfer / raw spread UPDATE CPU", postgresMs / raw.rawPostgresCpuMs, "ratio", postgresCostRatioMax),
+    reported("cost: Worker CPU per completed transfer (workerd)", cpuMsPerTransfer(load.cpu.workerCores), "ms"),
+    reported("diag cost: dev proxy CPU per completed transfer", cpuMsPerTransfer(load.cpu.proxyCores), "ms"),
+    reported(
+      "cost: transfers per CPU-second (PostgreSQL + proxy + workerd)",
+      created / ((systemCores * meteredMs) / 1000),
+      "transfers/s per core",
+    ),
   ];
 }
 
-export async function measureThroughput(context: BenchContext, root: string, rawHoldsPerS: number): Promise<MetricRow[]> {
+export async function measureThroughput(context: BenchContext, root: string, raw: RawReference): Promise<MetricRow[]> {
   const secrets = benchSecrets();
   const ids = accountIds("bench-e2e", accounts);
   const pool = benchPool(context.cluster, 1, "bench-e2e-watch");
@@ -108,7 +132,7 @@ export async function measureThroughput(context: BenchContext, root: string, raw
     context.cpu.watchWorker(stack.pid);
     try {
       const load = await runLoad(context, new StackClient(stack.baseUrl, secrets), ids);
-      return await completionRows(pool, load, rawHoldsPerS);
+      return await completionRows(pool, load, raw);
     } finally {
       context.cpu.watchWorker(undefined);
       await stack.stop();

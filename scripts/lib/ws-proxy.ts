@@ -1,5 +1,7 @@
-// WebSocket-to-TCP proxy so the Neon serverless driver (which speaks Postgres over WebSocket)
-// can reach a plain local PostgreSQL. Local development and tests only: production talks to Neon.
+// The local stand-in for Neon's edge, in front of a plain local PostgreSQL: a WebSocket-to-TCP
+// proxy for the driver's Pool (Postgres over WebSocket), and on the same port `POST /sql`, the
+// HTTP query path `neon()` uses (http-sql/). Local development and tests only: production talks
+// to Neon.
 // Given a fault switchboard (the chaos tests), it relays message by message so faults can be
 // injected; without one it pools server connections per session (pg-pool/, PgBouncer's session
 // mode; Neon's pooler runs transaction mode, and why that does not matter here is said there).
@@ -10,11 +12,12 @@ import { connect } from "node:net";
 import { createWebSocketStream, WebSocketServer } from "ws";
 import { relayWithFaults } from "./db-faults/relay.ts";
 import type { FaultRules } from "./db-faults/rules.ts";
+import { startSqlEndpoint } from "./http-sql/endpoint.ts";
 import { IdleBackends } from "./pg-pool/idle-backends.ts";
 import { PooledSession, type Target } from "./pg-pool/pooled-session.ts";
 
 export interface WsProxy {
-  /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy. */
+  /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy (WebSocket and /sql). */
   address: string;
   close(): Promise<void>;
 }
@@ -30,8 +33,13 @@ export interface WsProxyOptions {
 }
 
 export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Promise<WsProxy> {
-  const http: Server = createServer((_req, res) => {
-    res.writeHead(426).end("websocket only");
+  const sql = startSqlEndpoint(options.faults);
+  const http: Server = createServer((req, res) => {
+    if (req.method === "POST" && new URL(req.url ?? "/", "http://proxy").pathname === "/sql") {
+      sql.handle(req, res);
+      return;
+    }
+    res.writeHead(426).end("websocket, or POST /sql");
   });
   const wss = new WebSocketServer({ server: http });
   // Without faults the proxy pools server connections per session (pg-pool/; see the header).
@@ -55,14 +63,16 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
   const { port: boundPort } = http.address() as AddressInfo;
   return {
     address: `127.0.0.1:${boundPort}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();
         idle.close();
         wss.close();
         http.close(() => resolve());
         http.closeAllConnections();
-      }),
+      });
+      await sql.close();
+    },
   };
 }
 

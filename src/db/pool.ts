@@ -1,5 +1,6 @@
-// Postgres access through the Neon serverless driver, exactly as in production. A Pool lives
-// for one request (Worker) or one burst of saga steps (Durable Object), then is ended.
+// Postgres sessions through the Neon serverless driver's WebSocket Pool: for work that needs
+// one connection across statements (the tests' own sessions, transactions held open, faults
+// injected mid-transaction). The application's single statements go over http.ts instead.
 import { neonConfig, Pool } from "@neondatabase/serverless";
 import { logEvent } from "../lib/log.ts";
 import { TolerantWebSocket } from "./tolerant-websocket.ts";

@@ -4,31 +4,15 @@
 import { z } from "zod";
 import type { PixKeyType } from "../lib/ids.ts";
 import { staticKeyOf } from "../pix/static-key.ts";
-import type { ProviderEvidence } from "./port.ts";
+
+// The answer types live with the port (port.ts), so the port imports nothing back from here.
+export type { BrCodeResolution, ResolvedBrCode } from "./port.ts";
 
 /** A payload's receiver name and city may be longer than a code's 25 and 15: the API's own bounds. */
 export const resolvedNameLengthMax = 140;
 export const resolvedCityLengthMax = 60;
 /** The Pix API's txid: 26 to 35 letters and digits; read up to 35 of them. */
 export const resolvedTxidLengthMax = 35;
-
-export interface ResolvedBrCode {
-  /** Normalised as the API stores keys, its type inferred when the provider gives none. */
-  pixKey: string;
-  pixKeyType: PixKeyType;
-  /** Null when the payload lets the payer choose. */
-  amountCents: number | null;
-  merchantName: string | null;
-  merchantCity: string | null;
-  txid: string | null;
-}
-
-export type BrCodeResolution =
-  | { kind: "resolved"; payment: ResolvedBrCode; evidence: ProviderEvidence }
-  /** The provider refused the code for good (expired, paid, unknown): `code` is its word. */
-  | { kind: "refused"; code: string; evidence: ProviderEvidence }
-  /** Nothing definitive was learnt (timeout, 5xx, 429, a malformed answer): try again later. */
-  | { kind: "unknown"; why: string; evidence: ProviderEvidence };
 
 export const resolvedNameSchema = z.string().min(1).max(resolvedNameLengthMax);
 export const resolvedCitySchema = z.string().min(1).max(resolvedCityLengthMax);

@@ -4,7 +4,6 @@
 import type { PixKeyType } from "../lib/ids.ts";
 import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
 import type { ProviderReturn } from "../saga/returns.ts";
-import type { BrCodeResolution } from "./br-code-resolution.ts";
 
 export interface PixOrder {
   /** The transfer id: the provider deduplicates sends by it. */
@@ -86,6 +85,25 @@ export interface StatementItem {
 export type StatementOutcome =
   | { complete: true; items: StatementItem[]; pages: number }
   | { complete: false; why: string; items: StatementItem[]; pages: number; evidence: ProviderEvidence | null; alert?: ProviderAlert };
+
+/** What a provider says a dynamic BR Code asks for (validated in br-code-resolution.ts). */
+export interface ResolvedBrCode {
+  /** Normalised as the API stores keys, its type inferred when the provider gives none. */
+  pixKey: string;
+  pixKeyType: PixKeyType;
+  /** Null when the payload lets the payer choose. */
+  amountCents: number | null;
+  merchantName: string | null;
+  merchantCity: string | null;
+  txid: string | null;
+}
+
+export type BrCodeResolution =
+  | { kind: "resolved"; payment: ResolvedBrCode; evidence: ProviderEvidence }
+  /** The provider refused the code for good (expired, paid, unknown): `code` is its word. */
+  | { kind: "refused"; code: string; evidence: ProviderEvidence }
+  /** Nothing definitive was learnt (timeout, 5xx, 429, a malformed answer): try again later. */
+  | { kind: "unknown"; why: string; evidence: ProviderEvidence };
 
 /** Never throws: every failure is an outcome (an `unknown` when nothing definitive was learnt). */
 export interface PixProvider {

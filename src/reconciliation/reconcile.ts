@@ -4,8 +4,9 @@
 
 import type { AlertRuntime } from "../alerts/needs-review.ts";
 import { noticeProviderDivergence } from "../alerts/provider-divergence.ts";
-import { withPool } from "../db/pool.ts";
+import { httpDb } from "../db/http.ts";
 import { dbSettings } from "../db/settings.ts";
+import { logEvent } from "../lib/log.ts";
 import { providerFor } from "../provider/select.ts";
 import { runProviderReconciliation } from "./run.ts";
 import type { RunJson } from "./store.ts";
@@ -15,29 +16,26 @@ import type { Window } from "./window.ts";
 export const cronActor = "cron";
 
 export async function reconcileProvider(env: Env, runtime: AlertRuntime, window: Window, actor: string): Promise<RunJson> {
-  const run = await withPool({ ...dbSettings(env), applicationName: "pix-reconciliation" }, (db) =>
-    runProviderReconciliation(
-      {
-        db,
-        provider: providerFor(env),
-        returned: async (transferId) => env.TRANSFER_SAGA.getByName(transferId).deliverEvents(),
-      },
-      window,
-      actor,
-    ),
+  // Every statement of a run stands alone (each write is one SQL function call): Neon's HTTP path.
+  const db = httpDb({ ...dbSettings(env), applicationName: "pix-reconciliation" });
+  const run = await runProviderReconciliation(
+    {
+      db,
+      provider: providerFor(env),
+      returned: async (transferId) => env.TRANSFER_SAGA.getByName(transferId).deliverEvents(),
+    },
+    window,
+    actor,
   );
-  console.log(
-    JSON.stringify({
-      event: "provider_reconciliation",
-      run_id: run.run_id,
-      from: run.from,
-      to: run.to,
-      ok: run.ok,
-      checked: run.checked,
-      returns_applied: run.returns_applied,
-      divergences: run.divergences.length,
-    }),
-  );
+  logEvent("provider_reconciliation", {
+    run_id: run.run_id,
+    from: run.from,
+    to: run.to,
+    ok: run.ok,
+    checked: run.checked,
+    returns_applied: run.returns_applied,
+    divergences: run.divergences.length,
+  });
   noticeProviderDivergence(env, runtime, run);
   return run;
 }

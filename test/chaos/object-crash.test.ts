@@ -152,7 +152,7 @@ describe("every object reset, again and again, under load", () => {
         }
       }
       await tally({ "released_unsent.object_resets": unsent });
-      // Dead objects leave no connection behind: once the survivors' idle pools close (2 s), none is open.
+      // Dead objects leave no connection behind: once the survivors' last statements end, none is open.
       let open = (await sagaConnectionPorts()).length;
       for (let i = 0; i < 50 && open > 0; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));

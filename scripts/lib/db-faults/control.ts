@@ -10,6 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
+import { readBody } from "../read-body.ts";
 import { FaultRules, faultDurationMsMax, faultKinds, faultLatencyMsMax } from "./rules.ts";
 
 const faultBody = z.strictObject({
@@ -117,16 +118,10 @@ export async function startFaultControl(rules: FaultRules = new FaultRules()): P
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    bytes += buffer.length;
-    if (bytes > requestBytesMax) return null;
-    chunks.push(buffer);
-  }
+  const body = await readBody(req, requestBytesMax);
+  if (body === null) return null;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(body.toString("utf8"));
   } catch {
     return null;
   }

@@ -51,10 +51,8 @@ class Lane<T> {
   }
 }
 
-let nextConnectionId = 1;
-
 export function relayWithFaults(client: Duplex, tcp: Socket, rules: FaultRules): void {
-  const id = nextConnectionId++;
+  const id = rules.nextTargetId();
   let applicationName: string | null = null;
   let closed = false;
   /** After a drop_reply statement: the server's answer is read and thrown away, then the cut. */

@@ -64,6 +64,7 @@ export class FaultRules {
   private readonly injectedByKind = new Map<string, number>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private nextRuleId = 1;
+  private lastTargetId = 0;
 
   add(input: FaultRuleInput): FaultRule {
     const nowMs = Date.now();
@@ -106,6 +107,12 @@ export class FaultRules {
 
   active(): FaultRule[] {
     return [...this.rules.values()];
+  }
+
+  /** Ids for targets: WebSocket relays, HTTP exchanges and the HTTP path's server connections. */
+  nextTargetId(): number {
+    this.lastTargetId += 1;
+    return this.lastTargetId;
   }
 
   register(target: FaultTarget): void {

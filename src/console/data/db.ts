@@ -1,8 +1,8 @@
-// A database pool for one console request, ended before the response goes out.
-import { withPool } from "../../db/pool.ts";
+// Database access for one console request: single statements over Neon's HTTP path.
+import { httpDb } from "../../db/http.ts";
 import type { Queryable } from "../../db/queryable.ts";
 import { dbSettings } from "../../db/settings.ts";
 
 export function withConsoleDb<T>(env: Env, work: (db: Queryable) => Promise<T>): Promise<T> {
-  return withPool({ ...dbSettings(env), applicationName: "pix-console" }, work);
+  return work(httpDb({ ...dbSettings(env), applicationName: "pix-console" }));
 }
