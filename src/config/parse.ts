@@ -1,7 +1,8 @@
 // Every variable of CONTRACT §1, read once and bounded: either a frozen Config or the list of
 // problems. The rules about the provider, auth and secrets apply with the sandbox off (the
 // production configuration, CONTRACT §1 "Production configuration fails closed"); the bounds of
-// numbers apply everywhere, so a typo fails the same way on a laptop and in production.
+// numbers, OPS_TOKEN's length and EVENTS_SECRET's own key apply everywhere, so a mistake fails
+// the same way on a laptop and in production.
 import { type EventsConfig, readEventsConfig } from "../events/config.ts";
 import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
 import type { SagaTimings } from "../saga/timings.ts";
