@@ -67,9 +67,22 @@ async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
   return c.json({ received: true }, 200);
 }
 
-/** Constant time over SHA-256 digests, so neither the secret's length nor a prefix leaks. */
+/**
+ * Registered without `&ignorar=` (`https://<host>/webhooks/efi?hmac=<secret>`), Efí appends
+ * `/pix` to the whole URL, so the query's hmac arrives as `<secret>/pix`: exactly that one
+ * suffix is accepted too, still compared in constant time.
+ */
+const efiAppendedSuffix = "/pix";
+
 async function hmacMatches(secret: string | undefined, given: string | undefined): Promise<boolean> {
-  if (secret === undefined || secret === "" || given === undefined) return false;
+  if (given === undefined) return false;
+  if (await sameSecret(secret, given)) return true;
+  return given.endsWith(efiAppendedSuffix) && sameSecret(secret, given.slice(0, -efiAppendedSuffix.length));
+}
+
+/** Constant time over SHA-256 digests, so neither the secret's length nor a prefix leaks. */
+async function sameSecret(secret: string | undefined, given: string): Promise<boolean> {
+  if (secret === undefined || secret === "") return false;
   const encoder = new TextEncoder();
   const [expected, actual] = await Promise.all([
     crypto.subtle.digest("SHA-256", encoder.encode(secret)),
