@@ -35,7 +35,7 @@ async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
   // An unset EFI_WEBHOOK_HMAC matches nothing: fail closed.
   const secret = c.env.EFI_WEBHOOK_HMAC;
   const given = c.req.query("hmac");
-  if (!secret || given === undefined || !(await sameSecret(given, secret))) {
+  if (!secret || given === undefined || !(await hmacMatches(secret, given))) {
     log(c, "efi_webhook", { outcome: "rejected_hmac" }, "warn");
     return problem(c, 401, { type: "unauthorized", detail: "The hmac query parameter is missing or wrong." });
   }
@@ -69,6 +69,18 @@ async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
   });
   await Promise.all(pokes);
   return c.json({ received: true }, 200);
+}
+
+/**
+ * Registered without `&ignorar=` (`https://<host>/webhooks/efi?hmac=<secret>`), Efí appends
+ * `/pix` to the whole URL, so the query's hmac arrives as `<secret>/pix`: exactly that one
+ * suffix is accepted too, still compared in constant time.
+ */
+const efiAppendedSuffix = "/pix";
+
+async function hmacMatches(secret: string, given: string): Promise<boolean> {
+  if (await sameSecret(given, secret)) return true;
+  return given.endsWith(efiAppendedSuffix) && sameSecret(given.slice(0, -efiAppendedSuffix.length), secret);
 }
 
 /** An empty EFI_WEBHOOK_IPS checks nothing (local only; production requires it, CONTRACT §1). */

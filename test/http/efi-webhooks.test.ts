@@ -67,6 +67,25 @@ describe("Efí webhooks", () => {
     expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]);
   });
 
+  it("accepts the hmac with Efí's /pix appended (registered without &ignorar=): exactly that suffix", async () => {
+    const logs = captureLogs();
+    const transferId = crypto.randomUUID();
+    // Efí appends `/pix` to the whole registered URL, query string included.
+    const appended = new Request(`http://example.com/webhooks/efi?hmac=${encodeURIComponent(hmac)}/pix`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": efiIp },
+      body: JSON.stringify({ pix: [item(transferId)] }),
+    });
+    const response = await exports.default.fetch(appended);
+    expect(response.status).toBe(200);
+    expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]);
+    for (const other of [`${hmac}/pix/pix`, `${hmac}/pixx`, `${hmac}pix`]) {
+      const refused = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi", hmac: other }));
+      expect(refused.status, other).toBe(401);
+      await refused.body?.cancel();
+    }
+  });
+
   it("answers 200 to Efí's registration test and pokes nothing", async () => {
     const logs = captureLogs();
     for (const path of ["/webhooks/efi", "/webhooks/efi/pix"]) {

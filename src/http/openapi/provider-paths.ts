@@ -56,7 +56,7 @@ function efiWebhookOperation(path: string): RoutedOperation {
       operationId: path.endsWith("/pix") ? "efiWebhookPix" : "efiWebhook",
       summary: path.endsWith("/pix") ? "Efí Pix delivery (registered URL + /pix)" : "Efí delivery (registered URL)",
       description:
-        'Efí\'s webhook (`PROVIDER=efi`), registered with `x-skip-mtls-checking: true`. The `hmac` query parameter must equal `EFI_WEBHOOK_HMAC` (constant-time compare) and `CF-Connecting-IP` must be in `EFI_WEBHOOK_IPS` when that is set. Each item whose `gnExtras.idEnvio` names one of our transfers makes that saga ask Efí for the status now; the content decides nothing. Efí\'s registration test `{"evento":"teste_webhook"}` is `200`.',
+        'Efí\'s webhook (`PROVIDER=efi`), registered with `x-skip-mtls-checking: true`. The `hmac` query parameter must equal `EFI_WEBHOOK_HMAC` (constant-time compare; with the `/pix` Efí appends to a URL registered without `&ignorar=`, too) and `CF-Connecting-IP` must be in `EFI_WEBHOOK_IPS` when that is set. Each item whose `gnExtras.idEnvio` names one of our transfers makes that saga ask Efí for the status now; the content decides nothing. Efí\'s registration test `{"evento":"teste_webhook"}` is `200`.',
       tags: ["webhooks"],
       security: [{ efiWebhookHmac: [] }],
       parameters: [

@@ -1,0 +1,85 @@
+// The sandbox's Efí dialect (/sandbox/efi) answered directly: its token endpoint refuses what Efí
+// refuses (other client credentials, a malformed request), its API wants the token, and its
+// statement (GET /v2/gn/pix/enviados) lists the sends of a time window in Efí's shape.
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+
+const base = "http://example.com/sandbox/efi";
+
+function tokenRequest(basic: string | null, body: unknown = { grant_type: "client_credentials" }): Request {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (basic !== null) headers.authorization = `Basic ${btoa(basic)}`;
+  return new Request(`${base}/oauth/token`, { method: "POST", headers, body: JSON.stringify(body) });
+}
+
+async function accessToken(): Promise<string> {
+  const response = await exports.default.fetch(tokenRequest(`${env.EFI_CLIENT_ID}:${env.EFI_CLIENT_SECRET}`));
+  expect(response.status).toBe(200);
+  return (await response.json<{ access_token: string }>()).access_token;
+}
+
+describe("the sandbox's Efí token endpoint", () => {
+  it("grants a Bearer token to the configured client credentials, in Efí's shape", async () => {
+    const response = await exports.default.fetch(tokenRequest(`${env.EFI_CLIENT_ID}:${env.EFI_CLIENT_SECRET}`));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ access_token: expect.any(String), token_type: "Bearer", expires_in: 3600 });
+  });
+
+  it("refuses other client credentials 401 invalid_client, and a malformed request 400", async () => {
+    const wrong = await exports.default.fetch(tokenRequest(`${env.EFI_CLIENT_ID}:not-the-secret`));
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: "invalid_client" });
+    const noBasic = await exports.default.fetch(tokenRequest(null));
+    expect(noBasic.status).toBe(400);
+    await noBasic.body?.cancel();
+    const otherGrant = await exports.default.fetch(
+      tokenRequest(`${env.EFI_CLIENT_ID}:${env.EFI_CLIENT_SECRET}`, { grant_type: "password" }),
+    );
+    expect(otherGrant.status).toBe(400);
+    await otherGrant.body?.cancel();
+  });
+
+  it("refuses an API call without one of its tokens 401 nao_autorizado", async () => {
+    const response = await exports.default.fetch(
+      new Request(`${base}/v2/gn/pix/enviados?inicio=2026-12-01T00:00:00Z&fim=2026-12-02T00:00:00Z`, {
+        headers: { authorization: "Bearer someone-elses-token" },
+      }),
+    );
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ nome: "nao_autorizado" });
+  });
+});
+
+describe("the sandbox's Efí statement", () => {
+  it("lists the sends of the window asked for, with Efí's pagination, and none outside it", async () => {
+    const bearer = { authorization: `Bearer ${await accessToken()}` };
+    const idEnvio = crypto.randomUUID().replaceAll("-", "");
+    const sent = await exports.default.fetch(
+      new Request(`${base}/v3/gn/pix/${idEnvio}`, {
+        method: "PUT",
+        headers: { ...bearer, "content-type": "application/json" },
+        body: JSON.stringify({ valor: "12.34", pagador: { chave: env.EFI_PAYER_KEY }, favorecido: { chave: "silent@sandbox.test" } }),
+      }),
+    );
+    expect(sent.status).toBe(201);
+    await sent.body?.cancel();
+
+    const list = async (fromMs: number, toMs: number) => {
+      const query = new URLSearchParams({ inicio: new Date(fromMs).toISOString(), fim: new Date(toMs).toISOString() });
+      const response = await exports.default.fetch(new Request(`${base}/v2/gn/pix/enviados?${query}`, { headers: bearer }));
+      expect(response.status).toBe(200);
+      return response.json<{ parametros: { paginacao: { quantidadeTotalDeItens: number } }; pix: { idEnvio: string; valor: string }[] }>();
+    };
+    const nowMs = Date.now();
+    const around = await list(nowMs - 60_000, nowMs + 60_000);
+    expect(around.pix.filter((p) => p.idEnvio === idEnvio)).toEqual([expect.objectContaining({ idEnvio, valor: "12.34" })]);
+    expect(around.parametros.paginacao.quantidadeTotalDeItens).toBe(around.pix.length);
+    const yesterday = await list(nowMs - 2 * 86_400_000, nowMs - 86_400_000);
+    expect(yesterday.pix.some((p) => p.idEnvio === idEnvio)).toBe(false);
+
+    const missing = await exports.default.fetch(new Request(`${base}/v2/gn/pix/enviados?inicio=2026-12-01T00:00:00Z`, { headers: bearer }));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ nome: "parametros_invalidos" });
+  });
+});
