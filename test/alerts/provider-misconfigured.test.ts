@@ -8,6 +8,7 @@ import type { Pool } from "@neondatabase/serverless";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { noticeProviderMisconfigured, providerMisconfiguredEvent } from "../../src/alerts/provider-misconfigured.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { createEfiProvider } from "../../src/provider/efi/adapter.ts";
 import type { ProviderAlert } from "../../src/provider/port.ts";
 import { sandboxEfiBaseUrl } from "../../src/provider/select.ts";
@@ -46,6 +47,8 @@ const saga: SagaRecord = {
   returnedCents: 0,
   completedAtMs: null,
   returnIds: [],
+  scheduledFor: null,
+  shortRuns: 0,
 };
 const refusedCall: ProviderCallRecord = { kind: "send", outcome: "unknown:token_http_401", httpStatus: 401, detail: null, durationMs: 12 };
 
@@ -149,6 +152,7 @@ describe("a wrong EFI_CLIENT_SECRET, end to end", () => {
       db: pool,
       provider,
       timings: readSagaTimings(env),
+      rules: readRuleSettings(env),
       nowMs: () => clockMs,
       alert: (s: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => {
         alerts.push(alert);
