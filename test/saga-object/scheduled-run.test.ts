@@ -196,7 +196,8 @@ describe("a scheduled transfer survives the loss of its object", () => {
     const saga = await scheduled(accountId, saoPauloDayFromToday(1));
     await loseObjectState(saga.id);
     // Its slot passed with no object awake (a deploy, a lost alarm).
-    await pool.query("UPDATE transfers SET next_check_at = now() - interval '5 minutes' WHERE id = $1", [saga.id]);
+    // Older than anything else overdue in the shared database: the sweeper's batch is the oldest first.
+    await pool.query("UPDATE transfers SET next_check_at = now() - interval '10 years' WHERE id = $1", [saga.id]);
     const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
     expect(swept.status).toBe(200);
     expect((await swept.json<{ poked: number }>()).poked).toBeGreaterThanOrEqual(1);

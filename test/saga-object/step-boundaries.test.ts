@@ -41,8 +41,9 @@ describe("a crash at a step boundary repeats the step safely", () => {
     const accountId = await fundedAccount(10_000);
     const saga = await openWithoutObject(pool, accountId, amountCents);
     expect(saga.state).toBe("funds_reserved");
-    // Let a minute pass for the sweeper's purposes.
-    await pool.query("UPDATE transfers SET next_check_at = now() - interval '2 minutes' WHERE id = $1", [saga.id]);
+    // Overdue for the sweeper, and older than anything else in the database every test file
+    // shares: the sweeper takes the oldest overdue transfers first, a bounded batch of them.
+    await pool.query("UPDATE transfers SET next_check_at = now() - interval '10 years' WHERE id = $1", [saga.id]);
     const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
     expect(swept.status).toBe(200);
     expect((await swept.json<{ poked: number }>()).poked).toBeGreaterThanOrEqual(1);
