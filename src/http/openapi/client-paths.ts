@@ -114,7 +114,7 @@ export function clientOperations(): RoutedOperation[] {
         operationId: "cancelTransfer",
         summary: "Cancel one of your scheduled transfers",
         description:
-          "Ends a transfer still `scheduled` (created with `scheduled_for`, its day not yet come) in `canceled`: nothing was held, so nothing moves. Any other state, `canceled` included, is `409`: once its day came the saga runs as any other transfer.",
+          "Ends a transfer still `scheduled` (created with `scheduled_for`, its day not yet come) in `canceled`: nothing was held, so nothing moves. Any other state, `canceled` included, is `409`: once its day came the saga runs like every other transfer.",
         tags: ["transfers"],
         security: clientSecurity,
         parameters: [pathParameter("id", "The transfer id.", { type: "string", format: "uuid" })],

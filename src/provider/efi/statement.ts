@@ -1,7 +1,7 @@
 // Efí's statement (CONTRACT §4b): `GET /v2/gn/pix/enviados?inicio=&fim=`, paged with
 // `paginacao.paginaAtual` from 0 to `quantidadeDePaginas - 1`. Each item maps back to our words:
 // `idEnvio` to the transfer id, `valor` to centavos, `devolucoes[]` to returns. An item we
-// cannot read makes its page unreadable, as any malformed answer: the statement is incomplete.
+// cannot read makes its page unreadable, like every malformed answer: the statement is incomplete.
 import { z } from "zod";
 import { isCredentialsRefusal, type ProviderExchange, parseBody, returnsExceed, usableAnswer } from "../classify.ts";
 import type { ProviderEvidence, StatementItem } from "../port.ts";
