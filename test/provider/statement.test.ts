@@ -200,6 +200,9 @@ describe("Efí's statement", () => {
     for (const order of orders) expect((await provider.send(order)).kind).toBe("accepted");
     const returned = orderFor("returned@sandbox.test", { amountCents: 900 });
     expect((await provider.send(returned)).kind).toBe("accepted");
+    // Refused before it left: listed with a null endToEndId, which must not spoil the page.
+    const refused = orderFor("reject@sandbox.test");
+    expect((await provider.send(refused)).kind).toBe("rejected");
     await new Promise((resolve) => setTimeout(resolve, 20));
     const statement = await provider.statement({ fromMs, toMs: Date.now() + hourMs });
     expect(statement).toMatchObject({ complete: true, pages: 2 });
@@ -210,5 +213,6 @@ describe("Efí's statement", () => {
       amountCents: 900,
       returns: [{ amountCents: 900, reason: "returned_by_recipient" }],
     });
+    expect(byKey.get(refused.idempotencyKey)).toMatchObject({ status: "rejected", endToEndId: null });
   });
 });

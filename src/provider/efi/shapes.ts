@@ -29,8 +29,8 @@ export const efiStatusSchema = z.enum(["EM_PROCESSAMENTO", "REALIZADO", "NAO_REA
 /** `201` to a send. Older answers name the end-to-end id `e2eId`, newer ones `endToEndId`. */
 export const sendAcceptedSchema = z.object({
   idEnvio: z.string(),
-  e2eId: endToEndIdSchema.optional(),
-  endToEndId: endToEndIdSchema.optional(),
+  e2eId: endToEndIdSchema.nullish(),
+  endToEndId: endToEndIdSchema.nullish(),
   valor: valorSchema,
   status: efiStatusSchema,
 });
@@ -52,8 +52,8 @@ export const returnSchema = z.object({
 /** `200` to `GET /v2/gn/pix/enviados/id-envio/:idEnvio`. */
 export const statusBodySchema = z.object({
   idEnvio: z.string().optional(),
-  e2eId: endToEndIdSchema.optional(),
-  endToEndId: endToEndIdSchema.optional(),
+  e2eId: endToEndIdSchema.nullish(),
+  endToEndId: endToEndIdSchema.nullish(),
   valor: valorSchema,
   status: efiStatusSchema,
   gnExtras: z
@@ -76,8 +76,13 @@ export const tokenBodySchema = z.object({
   scope: z.string().max(1024).optional(),
 });
 
-/** Both names given and different: the answer contradicts itself. */
-export function endToEndIdOf(body: { e2eId?: string | undefined; endToEndId?: string | undefined }): string | null | "conflict" {
-  if (body.e2eId !== undefined && body.endToEndId !== undefined && body.e2eId !== body.endToEndId) return "conflict";
-  return body.endToEndId ?? body.e2eId ?? null;
+/**
+ * Both names given and different: the answer contradicts itself. A null one is an absent one: a
+ * Pix refused before it left has no end-to-end id, and Efí lists it so.
+ */
+export function endToEndIdOf(body: { e2eId?: string | null | undefined; endToEndId?: string | null | undefined }): string | null | "conflict" {
+  const e2eId = body.e2eId ?? null;
+  const endToEndId = body.endToEndId ?? null;
+  if (e2eId !== null && endToEndId !== null && e2eId !== endToEndId) return "conflict";
+  return endToEndId ?? e2eId;
 }

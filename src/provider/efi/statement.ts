@@ -17,8 +17,8 @@ const efiPageItemsMax = 1000;
 
 const itemSchema = z.object({
   idEnvio: z.string().regex(/^[a-zA-Z0-9]{1,35}$/),
-  e2eId: endToEndIdSchema.optional(),
-  endToEndId: endToEndIdSchema.optional(),
+  e2eId: endToEndIdSchema.nullish(),
+  endToEndId: endToEndIdSchema.nullish(),
   valor: valorSchema,
   status: efiStatusSchema,
   devolucaoPresente: z.boolean().optional(),
