@@ -2,4 +2,4 @@
 // read by the Efí adapter (../reconciliation/scenarios.ts).
 import { providerReconciliationScenarios } from "../reconciliation/scenarios.ts";
 
-providerReconciliationScenarios("Efí", 12, false);
+providerReconciliationScenarios("Efí", 12);

@@ -23,6 +23,9 @@ export interface PaymentView {
   end_to_end_id: string | null;
 }
 
+/** How long past the grace window a late-confirm payment nobody gave up on stays hidden. */
+export const lateConfirmUnclaimedMs = 10_000;
+
 /** Slow sends answer this long after the caller's timeout, so the caller has surely given up. */
 export const slowAnswerMarginMs = 500;
 
@@ -83,7 +86,7 @@ export function statusAnswer(row: PaymentRow, statusCallNumber: number, nowMs: n
   };
 }
 
-/** A late-confirm payment answers not found until it leaves (final_at_ms, past the grace window). */
+/** A late-confirm payment answers not found until it leaves (final_at_ms: once its caller gave up). */
 function isHidden(behaviour: Behaviour, row: PaymentRow, nowMs: number): boolean {
   return behaviour.hiddenPastGrace && nowMs < row.final_at_ms;
 }

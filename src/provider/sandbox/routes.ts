@@ -124,7 +124,10 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
 sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
   const key = idempotencyKeySchema.safeParse(c.req.param("key"));
   if (!key.success) return c.json({ code: "invalid_request" }, 400);
-  return answerWith(c, await callObject<SandboxAnswer>(c, "sandbox.status", () => sandbox(c).status(key.data)));
+  return answerWith(
+    c,
+    await callObject<SandboxAnswer>(c, "sandbox.status", () => sandbox(c).status(key.data, c.var.config.sagaTimings.notFoundGraceMs)),
+  );
 });
 
 // The directory (dict.ts): deterministic owners, keyed like transfers' keys.

@@ -10,13 +10,13 @@ import type { PixKeyType } from "../../lib/ids.ts";
 import { logEvent } from "../../lib/log.ts";
 import {
   idempotencyConflictAnswer,
+  lateConfirmUnclaimedMs,
   needsEndToEndId,
   notFoundAnswer,
   type PaymentView,
   paymentView,
   type SandboxAnswer,
   sendAnswer,
-  slowAnswerMarginMs,
   statusAnswer,
 } from "./answers.ts";
 import { behaviourFor } from "./behaviours.ts";
@@ -74,8 +74,9 @@ export class SandboxProvider extends DurableObject<Env> {
     const nowMs = Date.now();
     const behaviour = behaviourFor(input.pixKey);
     const webhookStatus = behaviour.webhookStatus;
-    // A late-confirm payment leaves only once the caller's grace window is over (plus the usual delay).
-    const finalAtMs = nowMs + input.confirmMs + (behaviour.hiddenPastGrace ? input.notFoundGraceMs + slowAnswerMarginMs : 0);
+    // A late-confirm payment leaves once the caller has given up on it (giveUpOnLateConfirm), so
+    // the caller's own pace never decides the ending; one nobody gives up on leaves much later.
+    const finalAtMs = nowMs + input.confirmMs + (behaviour.hiddenPastGrace ? input.notFoundGraceMs + lateConfirmUnclaimedMs : 0);
     const row: PaymentRow = {
       idempotency_key: input.idempotencyKey,
       amount_cents: input.amountCents,
@@ -97,11 +98,29 @@ export class SandboxProvider extends DurableObject<Env> {
     return sendAnswer(row, true, input.providerTimeoutMs);
   }
 
-  async status(idempotencyKey: string): Promise<SandboxAnswer> {
+  /** The generic API's status call; `notFoundGraceMs` is the caller's PROVIDER_NOT_FOUND_GRACE_MS. */
+  async status(idempotencyKey: string, notFoundGraceMs: number): Promise<SandboxAnswer> {
+    const answer = this.answerStatus(idempotencyKey);
+    const row = this.store.find(idempotencyKey);
+    // The generic saga releases on a not-found past its grace window: that is its giving up.
+    const nowMs = Date.now();
+    if (row !== null && answer.httpStatus === 404 && nowMs >= row.accepted_at_ms + notFoundGraceMs) this.giveUpOnLateConfirm(row, nowMs);
+    return answer;
+  }
+
+  private answerStatus(idempotencyKey: string): SandboxAnswer {
     const row = this.store.find(idempotencyKey);
     if (row === null) return notFoundAnswer;
     const statusCallNumber = this.store.countStatusCall(idempotencyKey);
     return statusAnswer(row, statusCallNumber, Date.now());
+  }
+
+  /**
+   * A hidden late-confirm payment leaves right after the caller was told, past its grace window,
+   * that there is none (a generic not-found, Efí's refused resend): the Pix the caller released.
+   */
+  private giveUpOnLateConfirm(row: PaymentRow, nowMs: number): void {
+    if (behaviourFor(row.pix_key).hiddenPastGrace && nowMs < row.final_at_ms) this.store.leaveBy(row.idempotency_key, nowMs);
   }
 
   /** The HTTP layer brackets every send's whole answer (its delay included) with these. */
@@ -125,11 +144,16 @@ export class SandboxProvider extends DurableObject<Env> {
   async sendEfi(input: SandboxSend): Promise<SandboxAnswer> {
     const firstCall = this.store.find(input.idempotencyKey) === null;
     const generic = await this.send({ ...input, dialect: "efi" });
-    return efiSendAnswer(generic, this.store.find(input.idempotencyKey), firstCall, Date.now());
+    const row = this.store.find(input.idempotencyKey);
+    const nowMs = Date.now();
+    const answer = efiSendAnswer(generic, row, firstCall, nowMs);
+    // The Efí saga resends after a not-found past its grace window; a refusal is its giving up.
+    if (row !== null && !firstCall && answer.httpStatus === 422) this.giveUpOnLateConfirm(row, nowMs);
+    return answer;
   }
 
   async statusEfi(idempotencyKey: string): Promise<SandboxAnswer> {
-    const generic = await this.status(idempotencyKey);
+    const generic = this.answerStatus(idempotencyKey);
     return efiStatusAnswer(generic, this.store.find(idempotencyKey));
   }
 

@@ -88,6 +88,11 @@ export class PaymentStore {
     this.sql.exec("UPDATE payments SET send_calls = send_calls + 1 WHERE idempotency_key = ?", idempotencyKey);
   }
 
+  /** A hidden late-confirm payment leaves at `atMs` (never later than it was due to). */
+  leaveBy(idempotencyKey: string, atMs: number): void {
+    this.sql.exec("UPDATE payments SET final_at_ms = MIN(final_at_ms, ?) WHERE idempotency_key = ?", atMs, idempotencyKey);
+  }
+
   /** Returns the new count, so the caller knows which status call this is. */
   countStatusCall(idempotencyKey: string): number {
     const rows = this.sql
