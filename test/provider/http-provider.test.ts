@@ -4,12 +4,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainSandboxWebhooks, endToEndIdPattern, orderFor, sandboxAdapter, sandboxEnv, sandboxView } from "./support.ts";
 
 /**
- * Caller and sandbox read one PROVIDER_TIMEOUT_MS, as in production: the caller gives up after
- * 1 s and the slow keys answer after 1.5 s. Payments settle at once (SANDBOX_CONFIRM_MS 0).
+ * The slow keys' sends meet a caller that reads the sandbox's PROVIDER_TIMEOUT_MS, as in
+ * production: it gives up after 1 s, and they answer after 1.5 s. Every other call takes a
+ * patient caller, so a loaded machine never turns a prompt answer into a timeout. Payments
+ * settle at once (SANDBOX_CONFIRM_MS 0).
  */
 const timeoutMs = 1_000;
+const patientTimeoutMs = 10_000;
 const fastEnv = sandboxEnv({ PROVIDER_TIMEOUT_MS: String(timeoutMs), SANDBOX_CONFIRM_MS: "0" });
-const provider = sandboxAdapter(fastEnv, { timeoutMs });
+const provider = sandboxAdapter(fastEnv, { timeoutMs: patientTimeoutMs });
+const impatient = sandboxAdapter(fastEnv, { timeoutMs });
 
 // The first call pays for starting the sandbox's Durable Object; keep that out of the timed tests.
 beforeAll(() => provider.status(orderFor("warm-up@example.com")));
@@ -40,7 +44,7 @@ describe("HTTP adapter against the sandbox", () => {
   });
 
   it("keeps a payment processing until SANDBOX_CONFIRM_MS has passed", async () => {
-    const slowConfirm = sandboxAdapter(sandboxEnv({ SANDBOX_CONFIRM_MS: "60000" }), { timeoutMs });
+    const slowConfirm = sandboxAdapter(sandboxEnv({ SANDBOX_CONFIRM_MS: "60000" }), { timeoutMs: patientTimeoutMs });
     const order = orderFor("bruno@example.com");
     await slowConfirm.send(order);
     expect(await slowConfirm.status(order)).toMatchObject({ kind: "processing" });
@@ -62,7 +66,7 @@ describe("HTTP adapter against the sandbox", () => {
 
   it("times out on timeout-sent@sandbox.test although the Pix was made, and status finds it confirmed", async () => {
     const order = orderFor("timeout-sent@sandbox.test");
-    const sent = await provider.send(order);
+    const sent = await impatient.send(order);
     expect(sent).toMatchObject({ kind: "unknown", why: "timeout", evidence: { httpStatus: null, error: `timeout after ${timeoutMs} ms` } });
     expect(sent.evidence.durationMs).toBeGreaterThanOrEqual(timeoutMs - 50);
     expect(await provider.status(order)).toMatchObject({ kind: "confirmed" });
@@ -70,15 +74,14 @@ describe("HTTP adapter against the sandbox", () => {
   });
 
   it("answers timeout-sent@sandbox.test after the caller's timeout, so a patient caller sees it accepted", async () => {
-    const patient = sandboxAdapter(fastEnv, { timeoutMs: 5 * timeoutMs });
-    const sent = await patient.send(orderFor("timeout-sent@sandbox.test"));
+    const sent = await provider.send(orderFor("timeout-sent@sandbox.test"));
     expect(sent).toMatchObject({ kind: "accepted", status: "processing" });
     expect(sent.evidence.durationMs).toBeGreaterThanOrEqual(timeoutMs + 450);
   });
 
   it("times out on timeout-lost@sandbox.test and status says not found: nothing was made", async () => {
     const order = orderFor("timeout-lost@sandbox.test");
-    expect(await provider.send(order)).toMatchObject({ kind: "unknown", why: "timeout" });
+    expect(await impatient.send(order)).toMatchObject({ kind: "unknown", why: "timeout" });
     expect(await provider.status(order)).toMatchObject({ kind: "not_found", evidence: { httpStatus: 404 } });
     expect(await viewOf(order.idempotencyKey)).toMatchObject({ made: false, status: "not_found", end_to_end_id: null, status_calls: 1 });
   });
@@ -143,9 +146,9 @@ describe("HTTP adapter against the sandbox", () => {
   it("is refused by a sandbox that requires PROVIDER_TOKEN when the token is wrong (unknown + alert), and served when right", async () => {
     const guarded = sandboxEnv({ PROVIDER_TOKEN: "s3cret", SANDBOX_CONFIRM_MS: "0" });
     const order = orderFor("fabio@example.com");
-    const wrong = await sandboxAdapter(guarded, { timeoutMs, token: "nope" }).send(order);
+    const wrong = await sandboxAdapter(guarded, { timeoutMs: patientTimeoutMs, token: "nope" }).send(order);
     expect(wrong).toMatchObject({ kind: "unknown", alert: "credentials_refused", evidence: { httpStatus: 401 } });
-    const right = await sandboxAdapter(guarded, { timeoutMs, token: "s3cret" }).send(order);
+    const right = await sandboxAdapter(guarded, { timeoutMs: patientTimeoutMs, token: "s3cret" }).send(order);
     expect(right).toMatchObject({ kind: "accepted" });
   });
 });
