@@ -13,6 +13,7 @@ import { accessChecks, logoutCheck } from "./browser/checks-access.ts";
 import { alertCheck } from "./browser/checks-alerts.ts";
 import { operatorChecks } from "./browser/checks-operators.ts";
 import { pageChecks } from "./browser/checks-pages.ts";
+import { providerReconciliationChecks } from "./browser/checks-provider-reconciliation.ts";
 import { type Check, runChecks } from "./browser/harness.ts";
 import { startReceiver } from "./browser/receiver.ts";
 import { Api, seed } from "./browser/seed.ts";
@@ -50,7 +51,7 @@ const sagaTimings = {
   PROVIDER_NOT_FOUND_GRACE_MS: "500",
 };
 
-const checks: Check[] = [...accessChecks, ...pageChecks, alertCheck, ...operatorChecks, logoutCheck];
+const checks: Check[] = [...accessChecks, ...pageChecks, ...providerReconciliationChecks, alertCheck, ...operatorChecks, logoutCheck];
 
 async function main(): Promise<{ passed: number; failed: number }> {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);
@@ -81,7 +82,7 @@ async function main(): Promise<{ passed: number; failed: number }> {
     console.log(`[browser] npm start ready at ${stack.baseUrl} (server log: ${path.relative(root, logPath)})`);
     const api = new Api(stack.baseUrl, { opsToken: secrets.opsToken, jwtSecret: secrets.jwtSecret });
     const seeded = await seed(api);
-    console.log(`[browser] seeded account ${seeded.accountId}: one completed transfer, two in needs_review`);
+    console.log(`[browser] seeded account ${seeded.accountId}: one completed, two in needs_review, one returned, one paid after release`);
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: chromiumPath,
       headless: true,

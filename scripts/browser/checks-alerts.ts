@@ -1,4 +1,5 @@
-// The needs_review alerts, as a real HTTP receiver at OPS_ALERT_URL got them: one per transfer,
+// The operators' alerts, as a real HTTP receiver at OPS_ALERT_URL got them: one per needs_review
+// transfer and one per provider reconciliation run that found a divergence,
 // signed per Standard Webhooks with the first OPS_ALERT_SECRET. Verified here with node:crypto,
 // straight from the spec, rather than with the Worker's own code that signed them.
 import { createHmac } from "node:crypto";
@@ -25,15 +26,22 @@ function verifySignature(alert: ReceivedAlert, secret: string): void {
 }
 
 export const alertCheck: Check = {
-  name: "each needs_review transfer was alerted to OPS_ALERT_URL, signed with OPS_ALERT_SECRET",
+  name: "each needs_review transfer and the provider divergence were alerted to OPS_ALERT_URL, signed with OPS_ALERT_SECRET",
   async run(ctx) {
     const expected = [ctx.seeded.reviewA.id, ctx.seeded.reviewB.id];
+    // The two needs_review alerts, and the one of the provider reconciliation run that found a divergence.
+    const expectedCount = expected.length + 1;
     const giveUpAtMs = Date.now() + arrivalTimeoutMs;
-    while (ctx.receiver.alerts.length < expected.length && Date.now() < giveUpAtMs) await new Promise((r) => setTimeout(r, 100));
+    while (ctx.receiver.alerts.length < expectedCount && Date.now() < giveUpAtMs) await new Promise((r) => setTimeout(r, 100));
     const alerted: string[] = [];
+    let divergenceAlerts = 0;
     for (const alert of ctx.receiver.alerts) {
       verifySignature(alert, ctx.opsAlertSecret);
       const payload = JSON.parse(Buffer.from(alert.rawBody).toString("utf8")) as { type: string; data: { transfer_id: string } };
+      if (payload.type === "provider_reconciliation.divergence") {
+        divergenceAlerts++;
+        continue;
+      }
       assert(payload.type === "transfer.needs_review", `unexpected alert type ${payload.type}`);
       alerted.push(payload.data.transfer_id);
     }
@@ -41,5 +49,6 @@ export const alertCheck: Check = {
       alerted.sort().join() === [...expected].sort().join(),
       `alerted ${JSON.stringify(alerted)}, expected ${JSON.stringify(expected)}`,
     );
+    assert(divergenceAlerts === 1, `${divergenceAlerts} provider divergence alert(s), expected 1`);
   },
 };

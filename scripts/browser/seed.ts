@@ -96,20 +96,33 @@ export interface Seeded {
   reviewA: OpsTransfer;
   /** Target of the forged posts; resolved as sent through the console afterwards. */
   reviewB: OpsTransfer;
+  /** Completed, then the whole amount comes back (returned@sandbox.test). */
+  returned: OpsTransfer;
+  /** Released after a not-found, then the Pix left (late-confirm@sandbox.test): paid after release. */
+  released: OpsTransfer;
+  /** Before every seeded transfer: where a provider reconciliation window starts. */
+  seededFromMs: number;
 }
 
 export async function seed(api: Api): Promise<Seeded> {
+  const seededFromMs = Date.now() - 1_000;
   const accountId = `browser-${randomUUID().slice(0, 8)}`;
   await api.fundedAccount(accountId, 100_000);
   const ids = [
     await api.createTransfer(accountId, 2_500, "100.000.001-08", "cpf"),
     await api.createTransfer(accountId, 12_345, "processing@sandbox.test", "email"),
     await api.createTransfer(accountId, 6_789, "processing@sandbox.test", "email"),
+    await api.createTransfer(accountId, 2_222, "returned@sandbox.test", "email"),
+    await api.createTransfer(accountId, 4_321, "late-confirm@sandbox.test", "email"),
   ];
-  const [completed, reviewA, reviewB] = await Promise.all(ids.map((id) => api.waitForFinalState(id)));
+  const [completed, reviewA, reviewB, returned, released] = await Promise.all(ids.map((id) => api.waitForFinalState(id)));
   if (completed?.state !== "completed") throw new Error(`the CPF transfer ended ${completed?.state}, expected completed`);
   if (reviewA?.state !== "needs_review" || reviewB?.state !== "needs_review") {
     throw new Error(`the processing@sandbox.test transfers ended ${reviewA?.state} and ${reviewB?.state}, expected needs_review`);
   }
-  return { accountId, completed, reviewA, reviewB };
+  if (returned?.state !== "completed") throw new Error(`the returned@sandbox.test transfer ended ${returned?.state}, expected completed`);
+  if (released?.state !== "compensated") {
+    throw new Error(`the late-confirm@sandbox.test transfer ended ${released?.state}, expected compensated`);
+  }
+  return { accountId, completed, reviewA, reviewB, returned, released, seededFromMs };
 }

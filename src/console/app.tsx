@@ -10,6 +10,7 @@ import { page } from "./render.tsx";
 import { accountPages } from "./routes/accounts.tsx";
 import { auditPages } from "./routes/audit.tsx";
 import { loginRoutes } from "./routes/login.tsx";
+import { providerReconciliationPages } from "./routes/provider-reconciliation.tsx";
 import { transferPages } from "./routes/transfers.tsx";
 import { consoleCss } from "./styles.ts";
 import { RefusalPage } from "./views/refusal.tsx";
@@ -28,6 +29,7 @@ signedIn.use(requireSession());
 signedIn.route("/", transferPages);
 signedIn.route("/", accountPages);
 signedIn.route("/", auditPages);
+signedIn.route("/", providerReconciliationPages);
 consoleRoutes.route("/", signedIn);
 
 // An operator gets a page, not problem+json; the details go to the log only.

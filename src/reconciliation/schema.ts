@@ -11,6 +11,8 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" 
 /** What an operator may decide on a paid-after-release case (the note says why). */
 export const caseDecisions = ["recovered", "written_off", "provider_error"] as const;
 export type CaseDecision = (typeof caseDecisions)[number];
+/** An operator's note on a decision: the API and the console refuse a longer one. */
+export const caseNoteLengthMax = 1_000;
 
 export const providerReconciliationRuns = pgTable(
   "provider_reconciliation_runs",

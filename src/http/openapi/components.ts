@@ -1,11 +1,12 @@
 // components.schemas of the OpenAPI document, converted with z.toJSONSchema from the very zod
 // schemas the routes validate with (requests) and the tests check responses with (responses).
 import { outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
+import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
-import { caseDecisionBody, providerReconciliationBody } from "../ops/provider-reconciliation.ts";
+import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import * as responses from "../schemas.ts";

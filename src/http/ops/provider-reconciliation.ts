@@ -3,27 +3,16 @@
 // /ops/reconciliation/provider by reconciliation.ts.
 import { Hono } from "hono";
 import { z } from "zod";
-import { statementWindowMsMax } from "../../provider/statement.ts";
 import { reconcileProvider } from "../../reconciliation/reconcile.ts";
-import { caseDecisions } from "../../reconciliation/schema.ts";
+import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
+import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
 import { problem } from "../problem.ts";
 import { jsonBody, queryParams } from "../validation.ts";
 
-export const caseNoteLengthMax = 1_000;
 const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const instant = z.iso.datetime({ offset: true }).describe("RFC 3339, e.g. 2026-12-01T03:00:00Z");
-
-export const providerReconciliationBody = z
-  .strictObject({ from: instant, to: instant })
-  .refine((w) => Date.parse(w.to) > Date.parse(w.from), { path: ["to"], message: "`to` must be after `from`." })
-  .refine((w) => Date.parse(w.to) - Date.parse(w.from) <= statementWindowMsMax, {
-    path: ["to"],
-    message: "A window spans at most 24 hours.",
-  });
-
 export const casesQuery = z.strictObject({
   state: z.enum(["open", "all"]).default("open"),
   limit: z.coerce.number().int().min(1).max(100).default(100),
