@@ -80,7 +80,10 @@ export const tokenBodySchema = z.object({
  * Both names given and different: the answer contradicts itself. A null one is an absent one: a
  * Pix refused before it left has no end-to-end id, and Efí lists it so.
  */
-export function endToEndIdOf(body: { e2eId?: string | null | undefined; endToEndId?: string | null | undefined }): string | null | "conflict" {
+export function endToEndIdOf(body: {
+  e2eId?: string | null | undefined;
+  endToEndId?: string | null | undefined;
+}): string | null | "conflict" {
   const e2eId = body.e2eId ?? null;
   const endToEndId = body.endToEndId ?? null;
   if (e2eId !== null && endToEndId !== null && e2eId !== endToEndId) return "conflict";
