@@ -17,7 +17,14 @@ import {
 } from "../support/api.ts";
 
 type Divergence = { kind: string; transfer_id: string; end_to_end_id: string | null; ours: unknown; provider: unknown };
-type Run = { run_id: string; ok: boolean; statement: { complete: boolean }; checked: number; returns_applied: number; divergences: Divergence[] };
+type Run = {
+  run_id: string;
+  ok: boolean;
+  statement: { complete: boolean };
+  checked: number;
+  returns_applied: number;
+  divergences: Divergence[];
+};
 
 export async function reconcile(fromMs: number, toMs: number = Date.now() + 1_000): Promise<Run> {
   const response = await call("/ops/reconciliation/provider", {
