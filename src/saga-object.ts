@@ -5,51 +5,23 @@
 import { DurableObject } from "cloudflare:workers";
 import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
-import { noticeProviderMisconfigured } from "./alerts/provider-misconfigured.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import { httpDb } from "./db/http.ts";
 import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import { logTransfer } from "./lib/log.ts";
-import { providerFor } from "./provider/select.ts";
-import { sendSlotFor } from "./provider/send-gate/slot.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
 import { EventStreams } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
+import { sagaPorts } from "./saga-runtime/ports.ts";
 import { watchReturns } from "./saga-runtime/returns.ts";
+import type { CancelResult, EnsureArmedResult, PokeSource, ResolveResult, StartResult, Unavailable } from "./saga-runtime/rpc-results.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { cancelScheduledTransfer } from "./transfers/scheduled.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
-
-export type PokeSource = "webhook" | "sweeper";
-/** The first response travels as JSON text: exactly the bytes a replay must repeat. */
-export type StartResult =
-  | { outcome: "created" | "replayed"; transferId: string; responseBody: string }
-  | { outcome: "key_reused"; transferId: string }
-  | { outcome: "account_not_found" }
-  | Unavailable;
-/** A fault (database unreachable, connection lost) rather than an answer: try again. */
-export type Unavailable = { outcome: "unavailable" };
-
-export type EnsureArmedResult = { outcome: "armed" | "already_armed" | "nothing_to_wait_for" | "not_found" } | Unavailable;
-
-export type ResolveResult =
-  | { outcome: "resolved"; state: string }
-  | { outcome: "not_in_review"; state: string }
-  /** The outcome does not fit this hold: `sent` before anything was sent, `approve` after. */
-  | { outcome: "wrong_outcome"; refusal: "no_pix_to_settle" | "nothing_to_approve" }
-  | { outcome: "not_found" }
-  | Unavailable;
-
-/** The owner's cancel: only while scheduled (CONTRACT §2); `not_scheduled` is the route's 409. */
-export type CancelResult =
-  | { outcome: "canceled"; responseBody: string }
-  | { outcome: "not_scheduled"; state: string }
-  | { outcome: "not_found" }
-  | Unavailable;
 
 const sagaKey = "saga";
 const faultsKey = "consecutive_faults";
@@ -244,15 +216,7 @@ export class TransferSaga extends DurableObject<Env> {
       const saga = await this.withDb(async (db) => {
         const current = afterCompletion ? await this.load(db) : (cached ?? (await this.load(db)));
         if (!current) return null;
-        const ports: SagaPorts = {
-          db,
-          provider: providerFor(this.env),
-          timings: this.timings(),
-          rules: configuredOrThrow(this.env).rules,
-          nowMs: () => Date.now(),
-          alert: (saga, alert, call) => noticeProviderMisconfigured(this.env, this.ctx, saga, alert, call),
-          sendSlot: sendSlotFor(this.env, configuredOrThrow(this.env).providerTimeoutMs),
-        };
+        const ports = sagaPorts(this.env, this.ctx, db);
         if (force && current.state === "completed") return this.watchReturns(ports, db, current);
         const advanced = await advance(ports, current, force);
         await this.ctx.storage.put(sagaKey, advanced);

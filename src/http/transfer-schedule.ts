@@ -4,7 +4,7 @@
 import type { Context } from "hono";
 import { saoPauloClock } from "../limits/clock.ts";
 import { scheduledRunAtMs, scheduleRefusal } from "../saga/schedule.ts";
-import type { CancelResult } from "../saga-object.ts";
+import type { CancelResult } from "../saga-runtime/rpc-results.ts";
 import type { AppEnv } from "./app-env.ts";
 import { callObject } from "./object-call.ts";
 import { noSuchTransfer, ownTransfer } from "./own-transfer.ts";

@@ -5,7 +5,7 @@ import { configuredOrThrow } from "../config/isolate.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { localClockFields } from "../limits/clock.ts";
-import type { StartResult } from "../saga-object.ts";
+import type { StartResult } from "../saga-runtime/rpc-results.ts";
 import { listTransfersForAccount } from "../transfers/reads.ts";
 import type { AppEnv } from "./app-env.ts";
 import { maxBodyBytes } from "./body-limit.ts";

@@ -7,7 +7,7 @@ import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
 import { limitsFor, setLimits } from "../../src/limits/store.ts";
-import type { StartResult } from "../../src/saga-object.ts";
+import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";
 import { call, opsHeaders, type TransferJson } from "./api.ts";
 
 export const happyKey = { pix_key: "100.000.001-08", pix_key_type: "cpf" as const };

@@ -9,7 +9,7 @@ import { opsEventListSchema } from "../../http/schemas.ts";
 import { controlProblem } from "../../http/text.ts";
 import { log } from "../../lib/log.ts";
 import type { OperatorOutcome } from "../../saga/transition.ts";
-import type { ResolveResult } from "../../saga-object.ts";
+import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";

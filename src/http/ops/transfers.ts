@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { accountIdPattern, uuidPattern } from "../../lib/ids.ts";
 import { transferStates } from "../../saga/states.ts";
-import type { ResolveResult } from "../../saga-object.ts";
+import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
 import { sweep } from "../../sweeper.ts";
 import { listTransfersForOps, transferStory } from "../../transfers/ops-reads.ts";
 import type { AppEnv } from "../app-env.ts";

@@ -6,7 +6,7 @@ import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../../src/config/saga-timings.ts";
 import type { PixKeyType } from "../../../src/lib/ids.ts";
 import type { RuleSettings } from "../../../src/limits/defaults.ts";
-import type { StartResult } from "../../../src/saga-object.ts";
+import type { StartResult } from "../../../src/saga-runtime/rpc-results.ts";
 import type { SagaRecord } from "../../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../../src/transfers/store.ts";
 import { openDefaults } from "../../support/saga.ts";

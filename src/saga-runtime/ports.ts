@@ -1,0 +1,22 @@
+// The saga's ports as the transfer's object wires them: its database session, the configured
+// provider and send gate, the clock, and the misconfigured-provider alert.
+import type { AlertRuntime } from "../alerts/needs-review.ts";
+import { noticeProviderMisconfigured } from "../alerts/provider-misconfigured.ts";
+import { configuredOrThrow } from "../config/isolate.ts";
+import type { Queryable } from "../db/queryable.ts";
+import { providerFor } from "../provider/select.ts";
+import { sendSlotFor } from "../provider/send-gate/slot.ts";
+import type { SagaPorts } from "./advance.ts";
+
+export function sagaPorts(env: Env, runtime: AlertRuntime, db: Queryable): SagaPorts {
+  const config = configuredOrThrow(env);
+  return {
+    db,
+    provider: providerFor(env),
+    timings: config.sagaTimings,
+    rules: config.rules,
+    nowMs: () => Date.now(),
+    alert: (saga, alert, call) => noticeProviderMisconfigured(env, runtime, saga, alert, call),
+    sendSlot: sendSlotFor(env, config.providerTimeoutMs),
+  };
+}
