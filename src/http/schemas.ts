@@ -278,31 +278,6 @@ export const opsEventSchema = outboundEventSchema.extend({
 
 export const opsEventListSchema = z.strictObject({ data: z.array(opsEventSchema) });
 
-// The sandbox provider (CONTRACT §4), when SANDBOX_PROVIDER=on.
-
-export const sandboxPaymentSchema = z.strictObject({
-  idempotency_key: z.string(),
-  send_calls: z.number().int().nonnegative(),
-  status_calls: z.number().int().nonnegative(),
-  made: z.boolean().describe("Whether money actually left"),
-  status: z.enum(["processing", "confirmed", "rejected", "not_found"]),
-  end_to_end_id: z.string().nullable(),
-});
-
-export const sandboxPaymentListSchema = z.strictObject({ data: z.array(sandboxPaymentSchema) });
-
-export const sandboxOutageSchema = z.strictObject({ outage_until: timestamp.describe("Until when the PSP API answers 503") });
-
-export const providerAnswerSchema = z
-  .looseObject({
-    idempotency_key: z.string().optional(),
-    amount_cents: cents.positive().optional(),
-    status: z.enum(["processing", "confirmed", "rejected"]).optional(),
-    end_to_end_id: z.string().nullable().optional(),
-    code: z.string().nullable().optional(),
-  })
-  .describe("The PSP's answer: the payment ({ status, end_to_end_id, ... }), or { code } on a rejection or error");
-
 export type TransferBody = z.infer<typeof transferSchema>;
 export type BalanceBody = z.infer<typeof balanceSchema>;
 export type BrCodePreviewBody = z.infer<typeof brCodePreviewSchema>;

@@ -4,15 +4,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxBodyBytes } from "../../src/http/body-limit.ts";
-import {
-  balanceSchema,
-  healthSchema,
-  sandboxPaymentListSchema,
-  sandboxPaymentSchema,
-  transferPageSchema,
-  transferSchema,
-  webhookAckSchema,
-} from "../../src/http/schemas.ts";
+import { sandboxPaymentListSchema, sandboxPaymentSchema } from "../../src/http/sandbox-schemas.ts";
+import { balanceSchema, healthSchema, transferPageSchema, transferSchema, webhookAckSchema } from "../../src/http/schemas.ts";
 import worker from "../../src/worker.ts";
 import { call, clientHeaders, createTransfer, fundedAccount, opsHeaders, signedWebhook, waitForFinalState } from "../support/api.ts";
 import { testPool } from "../support/db.ts";

@@ -9,6 +9,7 @@ import { creditBody } from "../ops/accounts.ts";
 import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
+import * as sandboxResponses from "../sandbox-schemas.ts";
 import * as responses from "../schemas.ts";
 import { createTransferBody } from "../transfers.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";
@@ -45,10 +46,10 @@ const responseSchemas = {
   EventAttempt: responses.eventAttemptSchema,
   OpsEvent: responses.opsEventSchema,
   OpsEventList: responses.opsEventListSchema,
-  SandboxPayment: responses.sandboxPaymentSchema,
-  SandboxPaymentList: responses.sandboxPaymentListSchema,
-  SandboxOutage: responses.sandboxOutageSchema,
-  ProviderAnswer: responses.providerAnswerSchema,
+  SandboxPayment: sandboxResponses.sandboxPaymentSchema,
+  SandboxPaymentList: sandboxResponses.sandboxPaymentListSchema,
+  SandboxOutage: sandboxResponses.sandboxOutageSchema,
+  ProviderAnswer: sandboxResponses.providerAnswerSchema,
   ProviderDivergence: reconciliation.providerDivergenceSchema,
   ProviderReconciliationRun: reconciliation.providerReconciliationRunSchema,
   ProviderCase: reconciliation.providerCaseSchema,
