@@ -1,0 +1,92 @@
+// Provider reconciliation after chaos (issue 16's invariant): every sandbox behaviour, a late
+// confirmation and returns, under database latency and a provider outage; once the sagas are
+// drained, the careful operator has worked the review queue and the faults are over, a run over
+// the window reports only what the sandbox scripts: each late-confirm@ Pix we released is
+// `paid_after_release`, nothing else diverges, and every return is credited once.
+import type { Pool } from "@neondatabase/serverless";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { reconcile } from "../reconciliation/scenarios.ts";
+import { fundedAccount, sandboxPayment } from "../support/api.ts";
+import { testPool } from "../support/db.ts";
+import { clearDbFaults, injectDbFault, providerOutage, sandboxKeys, tally } from "../support/faults.ts";
+import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { expectInvariants } from "./support/checks.ts";
+import { createWithRetries } from "./support/clients.ts";
+import { drain } from "./support/drain.ts";
+import { resolveReviews } from "./support/operator.ts";
+import { scaled } from "./support/scale.ts";
+
+let pool: Pool;
+beforeAll(() => {
+  pool = testPool(4);
+});
+afterEach(async () => {
+  await clearDbFaults();
+});
+afterAll(async () => {
+  await pool.end();
+});
+
+const amountCents = 1_300;
+const perKey = scaled(1, 5);
+const keys = [
+  ...Object.values(sandboxKeys),
+  { pix_key: "late-confirm@sandbox.test", pix_key_type: "email" },
+  { pix_key: "returned@sandbox.test", pix_key_type: "email" },
+  { pix_key: "partial-return@sandbox.test", pix_key_type: "email" },
+] as const;
+
+describe("provider reconciliation after chaos", () => {
+  it(
+    "reports only the scripted divergences, and credits every return once",
+    async () => {
+      const startedAtMs = Date.now() - 1_000;
+      const accountIds = await Promise.all(keys.map(() => fundedAccount(perKey * amountCents)));
+      const entriesBefore = await takeEntriesSnapshot(pool, accountIds);
+      await injectDbFault({ kind: "latency", durationMs: 2_000, latencyMs: 30 });
+      const outage = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        await providerOutage(500);
+      })();
+      const created = await Promise.all(
+        keys.flatMap((key, k) =>
+          Array.from({ length: perKey }, async () => ({
+            key: key.pix_key,
+            created: await createWithRetries(accountIds[k] ?? "", { amount_cents: amountCents, ...key }),
+          })),
+        ),
+      );
+      await outage;
+      const ids = created.map((c) => c.created.transfer?.id ?? "");
+      expect(created.map((c) => c.created.status)).toEqual(Array(created.length).fill(202));
+      expect((await drain(pool, ids, { timeoutMs: 60_000, rescueAfterMs: 3_000, label: "reconciliation_chaos" })).stuck).toEqual([]);
+      await resolveReviews(pool, ids);
+      await clearDbFaults();
+
+      // Scripted: a late-confirm@ Pix the saga released, which the sandbox then made.
+      const expected: string[] = [];
+      for (const { key, created: c } of created) {
+        const id = c.transfer?.id ?? "";
+        if (key !== "late-confirm@sandbox.test") continue;
+        const { rows } = await pool.query<{ state: string }>("SELECT state FROM transfers WHERE id = $1", [id]);
+        if (rows[0]?.state === "compensated" && (await sandboxPayment(id)) !== null) expected.push(id);
+      }
+      // A late Pix leaves once its saga gave up; a return comes one confirmation delay after the one before.
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const run = await reconcile(startedAtMs);
+      const ours = run.divergences.filter((d) => ids.includes(d.transfer_id));
+      expect(ours.filter((d) => !expected.includes(d.transfer_id))).toEqual([]);
+      expect(ours.map((d) => [d.transfer_id, d.kind]).sort()).toEqual(expected.map((id) => [id, "paid_after_release"]).sort());
+
+      // Every completed returned@ / partial-return@ transfer got its whole amount back, once (I12).
+      const { rows: returned } = await pool.query<{ id: string; returned_cents: string }>(
+        "SELECT id::text, returned_cents::text FROM transfers WHERE id::text = ANY($1) AND state = 'completed' AND pix_key IN ('returned@sandbox.test', 'partial-return@sandbox.test')",
+        [ids],
+      );
+      for (const row of returned) expect(Number(row.returned_cents), row.id).toBe(amountCents);
+      await tally({ runs: 1, "reconciliation.paid_after_release": expected.length, "reconciliation.returned": returned.length });
+      await expectInvariants(pool, { accountIds, entriesBefore, overdueMsMax: 0 }, "after reconciling the chaos");
+    },
+    scaled(90_000, 300_000),
+  );
+});
