@@ -5,7 +5,7 @@
 //   npm run bench                      every metric (about 3 minutes)
 //   npm run bench -- --only=hot,ledger  some of them (results.json then holds only those): ledger,
 //                                       hot, latency, round-trips, orchestration, distance, events,
-//                                       throughput
+//                                       throughput, send-gate
 //   npm run bench -- --delay-ms=60      the distance section's delay each way (default 20)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -25,11 +25,12 @@ import { measureWithLatency } from "./metrics/latency.ts";
 import { measureLedgerEfficiency } from "./metrics/ledger-efficiency.ts";
 import { measureOrchestration } from "./metrics/orchestration.ts";
 import { measureRoundTrips } from "./metrics/round-trips.ts";
+import { measureSendGate } from "./metrics/send-gate.ts";
 import { measureThroughput } from "./metrics/throughput.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsPath = path.join(root, "bench", "results.json");
-const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "distance", "events", "throughput"] as const;
+const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "distance", "events", "throughput", "send-gate"] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const log = (line: string): void => console.log(`[bench] ${line}`);
@@ -147,6 +148,7 @@ async function main(): Promise<void> {
     await run("distance", () => measureDistance(context, root, delayMs));
     await run("events", () => measureEventDelivery(context, root));
     await run("throughput", () => measureThroughput(context, root, { rawHoldsPerS, rawPostgresCpuMs }));
+    await run("send-gate", () => measureSendGate(context, root));
 
     log(`whole run: ${describeShare(whole.end())}`);
     log(

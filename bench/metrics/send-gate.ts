@@ -1,0 +1,105 @@
+// What the send gate costs (PROVIDER_SEND_CONCURRENCY): the same burst of transfers through
+// `wrangler dev` against a provider that answers every call in 50 ms (paced-provider.ts), once
+// with no gate (0) and once with one send at a time (1), the limit Efí asks for. One at a time,
+// 50 ms each, bounds the burst at 20 sends/s: the gate's own cost is how far below that bound it
+// falls (a slot left idle between one send's end and the next one's start). The provider counts
+// the sends it holds at once, so the bound is seen where it matters.
+import path from "node:path";
+import { accountIds, seedAccounts } from "../lib/accounts.ts";
+import { benchSecrets, StackClient } from "../lib/api.ts";
+import type { BenchContext } from "../lib/context.ts";
+import { benchPool } from "../lib/db.ts";
+import { type PacedProvider, startPacedProvider } from "../lib/paced-provider.ts";
+import { atMost, type MetricRow, reported } from "../lib/results.ts";
+import { stackVars } from "../lib/stack-vars.ts";
+import { startWorkerStack } from "../lib/worker-stack.ts";
+import { waitForStates } from "./transfer-states.ts";
+
+const answerDelayMs = 50;
+const burstTransfers = 200;
+const warmupTransfers = 10;
+const clients = 16;
+const drainWaitMs = 120_000;
+const amountCents = 100;
+const pixKey = "ana@example.com";
+
+const timings = { SAGA_FIRST_CHECK_MS: "50", SAGA_MAX_CHECK_MS: "1000", SAGA_DEADLINE_MS: "600000" };
+
+interface Burst {
+  completedPerS: number;
+  sendsInFlightMax: number;
+}
+
+/** Creates `ids.length` transfers, `clients` at a time, one per account. */
+async function createAll(api: StackClient, ids: readonly string[]): Promise<string[]> {
+  const created: string[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < ids.length) {
+        const accountId = ids[next++] ?? "";
+        created.push(await api.createTransfer(accountId, amountCents, pixKey));
+      }
+    }),
+  );
+  return created;
+}
+
+async function burst(context: BenchContext, root: string, provider: PacedProvider, concurrency: number): Promise<Burst> {
+  const prefix = `bench-gate-${concurrency}`;
+  const warmupIds = accountIds(`${prefix}-warm`, warmupTransfers);
+  const burstIds = accountIds(prefix, burstTransfers);
+  const pool = benchPool(context.cluster, 1, "bench-gate-watch");
+  try {
+    await seedAccounts(pool, [...warmupIds, ...burstIds]);
+    const secrets = benchSecrets();
+    const vars = stackVars(context.cluster, secrets, {
+      ...timings,
+      PROVIDER: "http",
+      PROVIDER_URL: provider.baseUrl,
+      PROVIDER_SEND_CONCURRENCY: String(concurrency),
+    });
+    const stack = await startWorkerStack(root, context.workDir, `send-gate-${concurrency}`, vars);
+    context.own(stack.stop);
+    try {
+      const api = new StackClient(stack.baseUrl, secrets);
+      // Isolates, the gate's object and the connections warm up outside the measured burst.
+      await waitForStates(context, await createAll(api, warmupIds), ["completed"], drainWaitMs);
+      provider.resetSendsInFlightMax();
+      const transferIds = await createAll(api, burstIds);
+      await waitForStates(context, transferIds, ["completed"], drainWaitMs);
+      const { rows } = await pool.query<{ span_ms: number }>(
+        `SELECT extract(epoch FROM max(updated_at) - min(created_at)) * 1000 AS span_ms FROM transfers WHERE id = ANY($1::uuid[])`,
+        [transferIds],
+      );
+      const spanMs = Number(rows[0]?.span_ms ?? Number.NaN);
+      context.log(`send gate ${concurrency}: ${transferIds.length} transfers created -> completed in ${spanMs.toFixed(0)} ms`);
+      return { completedPerS: (transferIds.length / spanMs) * 1000, sendsInFlightMax: provider.sendsInFlightMax() };
+    } finally {
+      await stack.stop();
+      context.log(`send gate ${concurrency}: wrangler log at ${path.basename(stack.logFile)}`);
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+export async function measureSendGate(context: BenchContext, root: string): Promise<MetricRow[]> {
+  const provider = await startPacedProvider(answerDelayMs);
+  context.own(provider.close);
+  try {
+    const open = await burst(context, root, provider, 0);
+    const gated = await burst(context, root, provider, 1);
+    const boundPerS = 1000 / answerDelayMs;
+    return [
+      reported(`send gate: completed/s, no gate (0), provider answers in ${answerDelayMs} ms`, open.completedPerS, "transfers/s"),
+      reported("send gate: completed/s, PROVIDER_SEND_CONCURRENCY=1", gated.completedPerS, "transfers/s"),
+      reported(`send gate: gate 1 rate / one-at-a-time bound (${boundPerS}/s)`, gated.completedPerS / boundPerS, "ratio"),
+      reported("send gate: gate 1 rate / no gate rate", gated.completedPerS / open.completedPerS, "ratio"),
+      atMost("send gate: sends the provider held at once, PROVIDER_SEND_CONCURRENCY=1", gated.sendsInFlightMax, "sends", 1),
+      reported("diag send gate: sends the provider held at once, no gate", open.sendsInFlightMax, "sends"),
+    ];
+  } finally {
+    await provider.close();
+  }
+}
