@@ -7,6 +7,8 @@
 //                                       hot, latency, round-trips, orchestration, distance, events,
 //                                       throughput, send-gate
 //   npm run bench -- --delay-ms=60      the distance section's delay each way (default 20)
+//   npm run bench -- --statements       also log where PostgreSQL's time goes (pg_stat_statements;
+//                                       it shifts the ratios, so not for the targets)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -18,6 +20,7 @@ import { CpuMeter, describeShare } from "./lib/cpu.ts";
 import { configureBenchDriver } from "./lib/db.ts";
 import { describeMachine, formatMachine } from "./lib/machine.ts";
 import { formatTable, type MetricRow, rounded } from "./lib/results.ts";
+import { statementsFlags } from "./lib/statements.ts";
 import { defaultDelayMsEachWay, measureDistance } from "./metrics/distance.ts";
 import { measureEventDelivery } from "./metrics/event-delivery.ts";
 import { measureHotAccount } from "./metrics/hot-account.ts";
@@ -117,12 +120,13 @@ async function main(): Promise<void> {
   let ownPids: number[] = [];
   let failed = false;
   try {
-    const cluster = await startBenchCluster(workDir, (stop) => stops.push(stop));
+    const statements = process.argv.includes("--statements");
+    const cluster = await startBenchCluster(workDir, (stop) => stops.push(stop), statements ? statementsFlags : []);
     ownPids = [cluster.postgresPid, cluster.wsProxyPid];
     const machine = await describeMachine(root, cluster.databaseUrl);
     log(formatMachine(machine).replaceAll("\n", "\n[bench] "));
     const cpu = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
-    const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop) };
+    const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop), statements };
     const whole = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
     whole.begin();
 

@@ -21,10 +21,19 @@ export interface BenchCluster {
 /** Durability on, stated rather than assumed: the targets are about commits that reach disk. */
 const durableFlags = ["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"];
 
-/** Registers each started piece with `own`, to be stopped in reverse order. */
-export async function startBenchCluster(workDir: string, own: (stop: () => Promise<void>) => void): Promise<BenchCluster> {
+/** Registers each started piece with `own`, to be stopped in reverse order; `extraFlags` e.g. statementsFlags. */
+export async function startBenchCluster(
+  workDir: string,
+  own: (stop: () => Promise<void>) => void,
+  extraFlags: readonly string[] = [],
+): Promise<BenchCluster> {
   const dataDir = path.join(workDir, "postgres");
-  const postgres = await startLocalPostgres({ dataDir, port: await freePort(), persistent: false, serverFlags: durableFlags });
+  const postgres = await startLocalPostgres({
+    dataDir,
+    port: await freePort(),
+    persistent: false,
+    serverFlags: [...durableFlags, ...extraFlags],
+  });
   own(postgres.stop);
   await applyMigrations(postgres.databaseUrl);
   const proxy = await startWsProxyProcess();

@@ -11,6 +11,8 @@ export interface BenchContext {
   log(line: string): void;
   /** Registers a stop for the bench's shutdown too: a Ctrl-C must not orphan a Worker stack. */
   own(stop: () => Promise<void>): void;
+  /** `--statements`: pg_stat_statements is loaded, and sections log their heaviest statements. */
+  statements: boolean;
 }
 
 /**

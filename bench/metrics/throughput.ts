@@ -15,6 +15,7 @@ import { closedLoop } from "../lib/load.ts";
 import { openObserver } from "../lib/observer.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
 import { stackVars } from "../lib/stack-vars.ts";
+import { describeStatements, openStatements } from "../lib/statements.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
 import { waitForStates } from "./transfer-states.ts";
 
@@ -27,6 +28,7 @@ const drainWaitMs = 90_000;
 const statsSettleMs = 1_500;
 const amountCents = 100;
 const silentPixKey = "silent@sandbox.test";
+const statementsLogged = 20;
 
 /** PostgreSQL CPU per completed transfer, as a multiple of one raw spread UPDATE's. */
 const postgresCostRatioMax = 7;
@@ -53,6 +55,8 @@ async function runLoad(context: BenchContext, api: StackClient, ids: readonly st
   const observer = await openObserver(context.cluster.databaseUrl);
   try {
     const sessionsBefore = (await observer.databaseCounters()).sessions;
+    const statements = context.statements ? await openStatements(context.cluster.databaseUrl) : null;
+    await statements?.reset();
     const transferIds: string[] = [];
     let next = 0;
     const startedAtMs = Date.now();
@@ -73,6 +77,12 @@ async function runLoad(context: BenchContext, api: StackClient, ids: readonly st
     // Backends publish their counters as they exit; give the last ones a moment.
     await new Promise((resolve) => setTimeout(resolve, statsSettleMs));
     const sessions = (await observer.databaseCounters()).sessions - sessionsBefore;
+    if (statements !== null) {
+      context.log("throughput: heaviest statements, per transfer created:");
+      for (const line of describeStatements(await statements.heaviest(statementsLogged), transferIds.length, "transfer"))
+        context.log(`  ${line}`);
+      await statements.close();
+    }
     return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions };
   } finally {
     await observer.close();
