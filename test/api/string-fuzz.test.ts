@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { controlProblem } from "../../src/http/text.ts";
+import { controlProblem } from "../../src/lib/text.ts";
 import { csrfFor, getPage, login, postForm } from "../console/support.ts";
 import { personHeaders } from "../support/access.ts";
 import { call, clientHeaders, createTransfer, opsHeaders, signedWebhook } from "../support/api.ts";

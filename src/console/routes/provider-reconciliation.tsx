@@ -3,7 +3,7 @@
 // a run or a decision here is recorded with the operator's name exactly as one through the API.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { controlProblem } from "../../http/text.ts";
+import { controlProblem } from "../../lib/text.ts";
 import { reconcileProvider } from "../../reconciliation/reconcile.ts";
 import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
