@@ -64,6 +64,24 @@ export function Message({ kind, children }: { kind: "notice" | "error" | "warnin
   );
 }
 
+/** What the last action did, or why it was refused: the message an action's redirect or refusal brings. */
+export function Outcome({ notice, error }: { notice?: string | undefined; error?: string | undefined }) {
+  return (
+    <>
+      {notice === undefined ? null : (
+        <Message kind="notice">
+          <p>{notice}</p>
+        </Message>
+      )}
+      {error === undefined ? null : (
+        <Message kind="error">
+          <p>{error}</p>
+        </Message>
+      )}
+    </>
+  );
+}
+
 export function StateBadge({ state }: { state: string }) {
   return <span class={`state state-${state}`}>{state}</span>;
 }

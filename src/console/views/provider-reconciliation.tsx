@@ -4,7 +4,7 @@
 import type { CaseJson, RunJson } from "../../reconciliation/store.ts";
 import { formatCount, formatTime } from "../format.ts";
 import { OpenCases } from "./cases.tsx";
-import { Layout, Message } from "./layout.tsx";
+import { Layout, Message, Outcome } from "./layout.tsx";
 
 export interface ProviderReconciliationProps {
   runs: RunJson[];
@@ -24,16 +24,7 @@ export function ProviderReconciliationPage({ runs, cases, window, csrfToken, not
         Our transfers held against the provider's statement: a Pix paid after we released it, a completed transfer the provider never made,
         an amount that differs, a payment under an id we never sent, a transfer still waiting on a final answer.
       </p>
-      {notice === undefined ? null : (
-        <Message kind="notice">
-          <p>{notice}</p>
-        </Message>
-      )}
-      {error === undefined ? null : (
-        <Message kind="error">
-          <p>{error}</p>
-        </Message>
-      )}
+      <Outcome notice={notice} error={error} />
       {latest === undefined ? <p>No provider reconciliation has run yet.</p> : <LatestRun run={latest} />}
       <OpenCases cases={cases} csrfToken={csrfToken} />
       <RunForm window={window} csrfToken={csrfToken} />

@@ -5,7 +5,7 @@ import { formatCents, formatCount, formatTime } from "../format.ts";
 import { BrCodeDetails } from "./br-code.tsx";
 import { type ConsoleEvent, OutboundEvents } from "./events.tsx";
 import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
-import { Layout, Message, StateBadge } from "./layout.tsx";
+import { Layout, Outcome, StateBadge } from "./layout.tsx";
 import { ResolveForm } from "./resolve.tsx";
 import { Returns } from "./returns.tsx";
 
@@ -83,16 +83,7 @@ function providerCallsSummary(story: TransferStory): string {
 export function TransferPage({ story, events, csrfToken, notice, error }: TransferPageProps) {
   return (
     <Layout title={`Transfer ${story.id}`} csrfToken={csrfToken}>
-      {notice === undefined ? null : (
-        <Message kind="notice">
-          <p>{notice}</p>
-        </Message>
-      )}
-      {error === undefined ? null : (
-        <Message kind="error">
-          <p>{error}</p>
-        </Message>
-      )}
+      <Outcome notice={notice} error={error} />
       <Facts story={story} />
       {story.state === "needs_review" ? (
         <section aria-labelledby="resolve-heading">
