@@ -27,8 +27,12 @@ afterAll(async () => {
 });
 
 const amountCents = 1_000;
-/** One account takes every transfer here: lift the anti-fraud velocity rule (30 per 10 minutes). */
-const manyPerAccount = { velocity_max_per_10_min: 100_000 };
+/**
+ * One account takes every transfer here: lift the anti-fraud velocity rule (30 per 10 minutes)
+ * and the night window's total (R$ 1,000), which 200 transfers of R$ 10 pass between 20:00 and
+ * 06:00 in São Paulo: the full run would otherwise test the clock, not the race.
+ */
+const manyPerAccount = { velocity_max_per_10_min: 100_000, night_total_cents: Number.MAX_SAFE_INTEGER };
 
 function call(kind: "send" | "status", outcome: string): ProviderCallRecord {
   return { kind, outcome, httpStatus: 200, detail: null, durationMs: 1 };
