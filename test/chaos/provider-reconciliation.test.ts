@@ -3,28 +3,21 @@
 // drained, the careful operator has worked the review queue and the faults are over, a run over
 // the window reports only what the sandbox scripts: each late-confirm@ Pix we released is
 // `paid_after_release`, nothing else diverges, and every return is credited once.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect } from "vitest";
 import { reconcile } from "../reconciliation/scenarios.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { clearDbFaults, injectDbFault, providerOutage, sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { poolTest } from "../support/pool-test.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
 import { drain } from "./support/drain.ts";
 import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
+const it = poolTest(4);
 afterEach(async () => {
   await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
 });
 
 const amountCents = 1_300;
@@ -39,7 +32,7 @@ const keys = [
 describe("provider reconciliation after chaos", () => {
   it(
     "reports only the scripted divergences, and credits every return once",
-    async () => {
+    async ({ pool }) => {
       const startedAtMs = Date.now() - 1_000;
       const accountIds = await Promise.all(keys.map(() => fundedAccount(perKey * amountCents)));
       const entriesBefore = await takeEntriesSnapshot(pool, accountIds);
