@@ -23,7 +23,8 @@ const faultBody = z.strictObject({
   end_with: z.enum(["flush", "reset"]).optional(),
 });
 
-const counterName = z.string().regex(/^[a-z0-9_.:-]{1,80}$/);
+// Invariant ids are upper case (`violation.I7`): a violation must reach the table, not fail the POST.
+const counterName = z.string().regex(/^[A-Za-z0-9_.:-]{1,80}$/);
 const tallyBody = z.strictObject({
   counters: z.record(counterName, z.number().int().min(0).max(1_000_000_000)),
   maxima: z.record(counterName, z.number().min(0).max(1e12)).optional(),
