@@ -2,7 +2,8 @@
 // confirmation and returns, under database latency and a provider outage; once the sagas are
 // drained, the careful operator has worked the review queue and the faults are over, a run over
 // the window reports only what the sandbox scripts: each late-confirm@ Pix we released is
-// `paid_after_release`, nothing else diverges, and every return is credited once.
+// `paid_after_release`, each processing@ one the operator released is `state_mismatch` (the
+// sandbox holds it processing forever), nothing else diverges, and every return is credited once.
 import { afterEach, describe, expect } from "vitest";
 import { reconcile } from "../reconciliation/scenarios.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
@@ -56,20 +57,27 @@ describe("provider reconciliation after chaos", () => {
       await resolveReviews(pool, ids);
       await clearDbFaults();
 
-      // Scripted: a late-confirm@ Pix the saga released, which the sandbox then made.
-      const expected: string[] = [];
+      // Scripted: a late-confirm@ Pix the saga released, which the sandbox then made; and a
+      // processing@ one the careful operator released while the sandbox holds it processing.
+      const scripted: Record<string, "paid_after_release" | "state_mismatch"> = {
+        "late-confirm@sandbox.test": "paid_after_release",
+        "processing@sandbox.test": "state_mismatch",
+      };
+      const expected: [string, string][] = [];
       for (const { key, created: c } of created) {
         const id = c.transfer?.id ?? "";
-        if (key !== "late-confirm@sandbox.test") continue;
+        const kind = scripted[key];
+        if (kind === undefined) continue;
         const { rows } = await pool.query<{ state: string }>("SELECT state FROM transfers WHERE id = $1", [id]);
-        if (rows[0]?.state === "compensated" && (await sandboxPayment(id)) !== null) expected.push(id);
+        if (rows[0]?.state === "compensated" && (await sandboxPayment(id)) !== null) expected.push([id, kind]);
       }
       // A late Pix leaves once its saga gave up; a return comes one confirmation delay after the one before.
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const run = await reconcile(startedAtMs);
       const ours = run.divergences.filter((d) => ids.includes(d.transfer_id));
-      expect(ours.filter((d) => !expected.includes(d.transfer_id))).toEqual([]);
-      expect(ours.map((d) => [d.transfer_id, d.kind]).sort()).toEqual(expected.map((id) => [id, "paid_after_release"]).sort());
+      const expectedIds = expected.map(([id]) => id);
+      expect(ours.filter((d) => !expectedIds.includes(d.transfer_id))).toEqual([]);
+      expect(ours.map((d) => [d.transfer_id, d.kind]).sort()).toEqual(expected.sort());
 
       // Every completed returned@ / partial-return@ transfer got its whole amount back, once (I12).
       const { rows: returned } = await pool.query<{ id: string; returned_cents: string }>(
@@ -77,7 +85,7 @@ describe("provider reconciliation after chaos", () => {
         [ids],
       );
       for (const row of returned) expect(Number(row.returned_cents), row.id).toBe(amountCents);
-      await tally({ runs: 1, "reconciliation.paid_after_release": expected.length, "reconciliation.returned": returned.length });
+      await tally({ runs: 1, "reconciliation.scripted_divergences": expected.length, "reconciliation.returned": returned.length });
       await expectInvariants(pool, { accountIds, entriesBefore, overdueMsMax: 0 }, "after reconciling the chaos");
     },
     scaled(90_000, 300_000),

@@ -11,7 +11,8 @@
 //    scheduled and canceled hold nothing.
 // I5 every in-flight saga has a next check (and, when asked, none is overdue).
 // I6 at most one payment per transfer, none for a transfer never held, none for no transfer.
-// I7 never released while the provider paid; never settled by the saga without a payment.
+// I7 never released while the provider paid (unless reconciliation opened its paid-after-release
+//    case for a person); never settled by the saga without a payment.
 // I8 every transition allowed and justified by a provider answer, the saga's rules or an
 //    operator (or the owner's cancel of a scheduled one), never by a webhook. I9 entries never change. I10 one transfer per key.
 // I11 every transfer's events are exactly its history (test/support/event-invariants.ts).
@@ -101,6 +102,8 @@ interface TransferRow {
   failure_reason: string | null;
   hold_status: string | null;
   settled_by_operator: boolean;
+  /** Provider reconciliation opened a paid-after-release case for it: a person has it. */
+  case_opened: boolean;
 }
 
 export async function checkInvariants(pool: Pool, options: InvariantOptions = {}): Promise<Violation[]> {
@@ -150,7 +153,8 @@ async function sqlChecks(
   const { rows: transfers } = await client.query<TransferRow>(
     `SELECT t.id, t.account_id, t.state, t.failure_reason, h.status AS hold_status,
             EXISTS (SELECT 1 FROM transfer_history th WHERE th.transfer_id = t.id AND th.to_state = 'completed' AND th.actor = 'operator')
-              AS settled_by_operator
+              AS settled_by_operator,
+            EXISTS (SELECT 1 FROM provider_reconciliation_cases c WHERE c.transfer_id = t.id) AS case_opened
        FROM transfers t LEFT JOIN holds h ON h.id = t.id
       WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))`,
     [scope],
@@ -429,7 +433,10 @@ async function providerChecks(transfers: readonly TransferRow[], payment: Paymen
       found.push(violation("I6", t.id, `the provider got a payment for a transfer refused (${t.failure_reason})`));
     if (paid !== null && paid.idempotency_key !== t.id)
       found.push(violation("I6", t.id, `the provider answered for ${paid.idempotency_key}`));
-    if (t.state === "compensated" && paid?.made === true) found.push(violation("I7", t.id, "released while the provider paid"));
+    // A Pix that left after we released it (late-confirm@) is caught by provider reconciliation
+    // and put before a person (issue 16): released while paid is a violation until that case exists.
+    if (t.state === "compensated" && paid?.made === true && !t.case_opened)
+      found.push(violation("I7", t.id, "released while the provider paid, and no paid-after-release case"));
     // Another file's sandbox never saw this file's transfers: only a scoped run can ask.
     if (scopedRun && t.state === "completed" && !t.settled_by_operator && paid?.made !== true) {
       found.push(violation("I7", t.id, "settled by the saga without a payment at the provider"));
