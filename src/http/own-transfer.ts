@@ -1,13 +1,12 @@
 // The caller's own transfer, for the routes under /v1/transfers/:id: another account's transfer
 // is indistinguishable from none (404), and an unknown account gets its 403 whatever the id.
 import type { Context } from "hono";
+import { uuidPattern as transferIdPattern } from "../lib/ids.ts";
 import { transferForAccount } from "../transfers/reads.ts";
 import type { TransferResource } from "../transfers/store.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { problem } from "./problem.ts";
-
-const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export type OwnTransfer = { found: true; transfer: TransferResource } | { found: false; answer: Response };
 

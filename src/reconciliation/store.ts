@@ -2,6 +2,7 @@
 import type { Queryable } from "../db/queryable.ts";
 import type { Json } from "../json.ts";
 import type { PixKeyType } from "../lib/ids.ts";
+import { uuidPatternAnyCase } from "../lib/ids.ts";
 import type { PixOrder } from "../provider/port.ts";
 import type { FailureReason, TransferState } from "../saga/states.ts";
 import type { Divergence, OurTransfer } from "./match.ts";
@@ -10,9 +11,6 @@ import type { Window } from "./window.ts";
 
 /** Transfers one run compares at most: a day's sends many times over; past it the run says so. */
 export const transfersPerRunMax = 50_000;
-
-/** Any case-insensitive UUID: only those can name one of our transfers. */
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type OurRow = OurTransfer & { order: PixOrder };
 
@@ -36,7 +34,7 @@ export async function ourTransfers(
   window: Window,
   listedKeys: readonly string[],
 ): Promise<{ rows: OurRow[]; cut: boolean }> {
-  const listed = listedKeys.filter((key) => uuidPattern.test(key)).map((key) => key.toLowerCase());
+  const listed = listedKeys.filter((key) => uuidPatternAnyCase.test(key)).map((key) => key.toLowerCase());
   const { rows } = await db.query<TransferRow>("SELECT * FROM provider_reconciliation_transfers($1, $2, $3::uuid[], $4)", [
     new Date(window.fromMs).toISOString(),
     new Date(window.toMs).toISOString(),

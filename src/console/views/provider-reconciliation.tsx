@@ -1,6 +1,8 @@
 // Provider reconciliation (CONTRACT §5): our transfers held against the provider's statement.
 // The page shows the latest runs with each divergence and its evidence, the paid-after-release
 // cases still waiting for a person (cases.tsx), and a form to run any window of up to 24 hours.
+
+import { uuidPattern } from "../../lib/ids.ts";
 import type { CaseJson, RunJson } from "../../reconciliation/store.ts";
 import { formatCount, formatTime } from "../format.ts";
 import { OpenCases } from "./cases.tsx";
@@ -69,8 +71,6 @@ type DivergenceView = { kind?: unknown; transfer_id?: unknown; end_to_end_id?: u
 function asDivergence(value: unknown): DivergenceView {
   return typeof value === "object" && value !== null ? (value as DivergenceView) : {};
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function Divergences({ run }: { run: RunJson }) {
   return (

@@ -3,6 +3,7 @@
 // /ops/reconciliation/provider by reconciliation.ts.
 import { Hono } from "hono";
 import { z } from "zod";
+import { uuidPattern } from "../../lib/ids.ts";
 import { reconcileProvider } from "../../reconciliation/reconcile.ts";
 import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
@@ -12,7 +13,6 @@ import { withRequestDb } from "../db.ts";
 import { problem } from "../problem.ts";
 import { jsonBody, queryParams } from "../validation.ts";
 
-const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const casesQuery = z.strictObject({
   state: z.enum(["open", "all"]).default("open"),
   limit: z.coerce.number().int().min(1).max(100).default(100),
@@ -45,7 +45,7 @@ opsProviderReconciliationRoutes.get("/cases", queryParams(casesQuery), async (c)
 
 opsProviderReconciliationRoutes.post("/cases/:id/decision", jsonBody(caseDecisionBody, { lineBreakFields: ["note"] }), async (c) => {
   const id = c.req.param("id");
-  if (!transferIdPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such case." });
+  if (!uuidPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such case." });
   const { decision, note } = c.req.valid("json");
   const outcome = await withRequestDb(c, async (db) => {
     const result = await decideCase(db, id, c.get("actor"), decision, note);
