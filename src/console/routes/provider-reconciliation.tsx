@@ -3,7 +3,7 @@
 // a run or a decision here is recorded with the operator's name exactly as one through the API.
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { controlProblem } from "../../lib/text.ts";
+import { uuidPattern } from "../../lib/ids.ts";
 import { reconcileProvider } from "../../reconciliation/reconcile.ts";
 import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
@@ -11,6 +11,7 @@ import { previousSaoPauloDay } from "../../reconciliation/window.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
+import { operatorNote } from "../forms.ts";
 import { requireCsrf } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { ProviderReconciliationPage } from "../views/provider-reconciliation.tsx";
@@ -18,18 +19,10 @@ import { RefusalPage } from "../views/refusal.tsx";
 
 const runsShown = 10;
 const casesShown = 100;
-const transferIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 const decisionForm = z.object({
   decision: z.enum(caseDecisions, { error: "Choose what became of the money." }),
-  note: z
-    .string({ error: "A note is required." })
-    .trim()
-    .min(1, { error: "A note is required: say what you checked or did." })
-    .max(caseNoteLengthMax, { error: `The note is longer than ${caseNoteLengthMax} characters.` })
-    .refine((note) => controlProblem(note, { lineBreaks: true }) === null, {
-      error: "The note contains control characters (other than line breaks); type it again.",
-    }),
+  note: operatorNote(caseNoteLengthMax, "say what you checked or did"),
 });
 
 function previousDayWindow(): { from: string; to: string } {
@@ -67,7 +60,7 @@ function noticeOf(c: Context<ConsoleEnv>): string | undefined {
   const ran = c.req.query("ran");
   if (ran !== undefined && /^\d+$/.test(ran)) return `Run ${ran} finished: its result is below.`;
   const decided = c.req.query("decided");
-  if (decided !== undefined && transferIdPattern.test(decided)) return `Decision recorded for transfer ${decided}.`;
+  if (decided !== undefined && uuidPattern.test(decided)) return `Decision recorded for transfer ${decided}.`;
   return undefined;
 }
 
@@ -100,7 +93,7 @@ providerReconciliationPages.post("/provider-reconciliation/cases/:id/decision", 
       <RefusalPage title="Case not found" message="No paid-after-release case is open for this transfer." csrfToken={c.var.csrfToken} />,
       404,
     );
-  if (!transferIdPattern.test(id)) return notFound();
+  if (!uuidPattern.test(id)) return notFound();
   const parsed = decisionForm.safeParse(await c.req.parseBody());
   if (!parsed.success) {
     const why = parsed.error.issues.map((issue) => issue.message).join(" ");

@@ -7,7 +7,6 @@ import { eventsForOps } from "../../events/ops-reads.ts";
 import { callObject, ObjectFault } from "../../http/object-call.ts";
 import { opsEventListSchema } from "../../http/schemas.ts";
 import { log } from "../../lib/log.ts";
-import { controlProblem } from "../../lib/text.ts";
 import type { OperatorOutcome } from "../../saga/transition.ts";
 import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
 import type { ConsoleEnv } from "../console-env.ts";
@@ -15,6 +14,7 @@ import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { search } from "../data/search.ts";
 import { readTransferStory, type TransferStory } from "../data/story.ts";
+import { operatorNote } from "../forms.ts";
 import { requireCsrf } from "../guard.tsx";
 import { page } from "../render.tsx";
 import { RefusalPage } from "../views/refusal.tsx";
@@ -24,14 +24,7 @@ import { TransferPage } from "../views/transfer.tsx";
 
 const resolveForm = z.object({
   outcome: z.enum(["sent", "not_sent", "approve"], { error: "Choose one of the outcomes." }),
-  note: z
-    .string({ error: "A note is required." })
-    .trim()
-    .min(1, { error: "A note is required: say what you checked." })
-    .max(noteLengthMax, { error: `The note is longer than ${noteLengthMax} characters.` })
-    .refine((note) => controlProblem(note, { lineBreaks: true }) === null, {
-      error: "The note contains control characters (other than line breaks); type it again.",
-    }),
+  note: operatorNote(noteLengthMax, "say what you checked"),
   confirm: z.literal("yes").optional(),
 });
 
