@@ -1,4 +1,4 @@
-// `npm run db:migrate`: apply migrations to the database (a Neon branch in production).
+// `npm run db:migrate`: apply migrations and functions to the database (a Neon branch in production).
 // DATABASE_URL_UNPOOLED (Neon's direct endpoint) when set, else DATABASE_URL: the migrator holds
 // a session advisory lock so two runs never apply at once, and a transaction-mode pooler (Neon's
 // pooled endpoint, PgBouncer) hands each statement to whatever server connection is free, so
@@ -10,5 +10,6 @@ if (!databaseUrl) {
   console.error("neither DATABASE_URL_UNPOOLED nor DATABASE_URL is set");
   process.exit(2);
 }
-await applyMigrations(databaseUrl);
-console.log("migrations applied");
+const functions = await applyMigrations(databaseUrl);
+const list = (names: string[]) => names.join(", ") || "none";
+console.log(`migrations applied; functions created or replaced: ${list(functions.changed)}; dropped: ${list(functions.dropped)}`);

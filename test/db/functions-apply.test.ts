@@ -1,0 +1,84 @@
+// The migrator's two passes over drizzle/functions/ (scripts/lib/sql-functions/apply.ts), on a
+// scratch database of the test server: what a migration needs exists before the tables do,
+// bodies are checked once the tables exist, a changed file replaces its function (a changed
+// signature by DROP then CREATE), a deleted file drops it, and a bad set changes nothing.
+import { env } from "cloudflare:test";
+import type { Pool, PoolClient } from "@neondatabase/serverless";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applyFunctions, createMissingFunctions } from "../../scripts/lib/sql-functions/apply.ts";
+import { type FunctionDefinition, parseDefinition } from "../../scripts/lib/sql-functions/definition.ts";
+import { readLiveFunctions } from "../../scripts/lib/sql-functions/live.ts";
+import { createPool } from "../../src/db/pool.ts";
+import { dbSettings } from "../../src/db/settings.ts";
+import { testPool } from "../support/db.ts";
+
+const scratchName = `functions_apply_${crypto.randomUUID().slice(0, 8)}`;
+let admin: Pool;
+let scratch: Pool;
+let session: PoolClient;
+
+function definitions(...statements: string[]): Map<string, FunctionDefinition> {
+  const parsed = statements.map((statement) => parseDefinition(statement));
+  return new Map(parsed.flatMap((definition) => (definition === null ? [] : [[definition.name, definition] as const])));
+}
+
+async function liveStatements(): Promise<Record<string, string>> {
+  return Object.fromEntries([...(await readLiveFunctions(session))].map(([name, definition]) => [name, definition.statement]));
+}
+
+const widgetCount = (body: string) =>
+  `CREATE OR REPLACE FUNCTION public.widget_count()\n RETURNS bigint\n LANGUAGE sql\nAS $function$ ${body} $function$`;
+const widgetLabel =
+  "CREATE OR REPLACE FUNCTION public.widget_label(w widgets)\n RETURNS text\n LANGUAGE sql\nAS $function$ SELECT w.name $function$";
+const widgetsOver = (argumentType: string) =>
+  `CREATE OR REPLACE FUNCTION public.widgets_over(p_min ${argumentType})\n RETURNS bigint\n LANGUAGE sql\nAS $function$ SELECT count(*) FROM widgets WHERE length(name) > p_min $function$`;
+
+beforeAll(async () => {
+  admin = testPool(1);
+  await admin.query(`CREATE DATABASE ${scratchName}`);
+  const url = new URL(env.DATABASE_URL);
+  url.pathname = `/${scratchName}`;
+  scratch = createPool({ ...dbSettings(env), databaseUrl: url.toString(), maxConnections: 1, applicationName: "functions-apply-test" });
+  session = await scratch.connect();
+});
+afterAll(async () => {
+  session.release();
+  await scratch.end();
+  await admin.query(`DROP DATABASE ${scratchName} WITH (FORCE)`);
+  await admin.end();
+});
+
+describe("migrate applies drizzle/functions/ around the migrations", () => {
+  const first = definitions(widgetCount("SELECT count(*) FROM widgets"), widgetLabel, widgetsOver("integer"));
+
+  it("creates before the tables what a migration may name, and the rest once its table exists", async () => {
+    const created = await createMissingFunctions(session, first);
+    // widget_label's signature names the row type of a table that does not exist yet.
+    expect([...created].sort()).toEqual(["widget_count", "widgets_over"]);
+    // What a migration does next: the table, and a CHECK naming a function created above.
+    await session.query("CREATE TABLE widgets (name text NOT NULL CHECK (widget_count() >= 0))");
+    const plan = await applyFunctions(session, first, created);
+    expect(plan.changed).toEqual(["widget_count", "widget_label", "widgets_over"]);
+    expect(await liveStatements()).toEqual(Object.fromEntries([...first].map(([name, d]) => [name, d.statement])));
+  });
+
+  it("does nothing when the database already holds every file", async () => {
+    expect(await createMissingFunctions(session, first)).toEqual(new Set());
+    expect((await applyFunctions(session, first, new Set())).statements).toEqual([]);
+  });
+
+  it("replaces a changed function, drops a deleted one, and re-creates one whose signature changed", async () => {
+    const next = definitions(widgetCount("SELECT count(*) FROM widgets WHERE name <> ''"), widgetsOver("bigint"));
+    const plan = await applyFunctions(session, next, new Set());
+    expect(plan.changed).toEqual(["widget_count", "widgets_over"]);
+    expect(plan.dropped).toEqual(["widget_label"]);
+    expect(await liveStatements()).toEqual(Object.fromEntries([...next].map(([name, d]) => [name, d.statement])));
+  });
+
+  it("refuses a body that does not fit the tables, and leaves every function as it was", async () => {
+    const before = await liveStatements();
+    const broken = definitions(widgetCount("SELECT count(*) FROM gadgets"), widgetsOver("smallint"));
+    await expect(applyFunctions(session, broken, new Set())).rejects.toThrow(/gadgets/);
+    expect(await liveStatements()).toEqual(before);
+  });
+});
