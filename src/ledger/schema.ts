@@ -36,7 +36,7 @@ export const holds = pgTable(
   "holds",
   {
     id: uuid("id").primaryKey(),
-    // DEFERRABLE INITIALLY DEFERRED (drizzle/0002_ledger_rules.sql; drizzle cannot say so): checked at COMMIT,
+    // DEFERRABLE INITIALLY DEFERRED (drizzle/0001_checks_and_triggers.sql; drizzle cannot say so): checked at COMMIT,
     // when ledger_hold already holds the account row, so a hot account makes no MultiXacts.
     accountId: text("account_id")
       .notNull()

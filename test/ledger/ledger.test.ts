@@ -177,7 +177,7 @@ describe("the database itself guards the invariants", () => {
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      // Deferred (drizzle/0002_ledger_rules.sql): the INSERT itself passes; the transaction cannot commit.
+      // Deferred (drizzle/0001_checks_and_triggers.sql): the INSERT itself passes; the transaction cannot commit.
       await client.query("INSERT INTO holds (id, account_id, amount_cents, status) VALUES ($1, $2, 1, 'held')", [
         holdId,
         uniqueAccountId(),

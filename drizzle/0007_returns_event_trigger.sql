@@ -1,4 +1,4 @@
--- The outbox holds for returns as it does for history (0009_events_triggers.sql): every
+-- The outbox holds for returns as it does for history (0005_events_triggers.sql): every
 -- transfer_returns row gets its transfer.returned event in the statement that inserts it, and
 -- at COMMIT a transfer's transfer.returned events are exactly as many as its returns, so no
 -- return is without its event and no such event without its return, whoever writes the rows.
