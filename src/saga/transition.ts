@@ -59,23 +59,24 @@ function checkLater(saga: SagaView, nowMs: number, timings: SagaTimings, why: st
   return persisted(saga, change(saga, { checksMade: saga.checksMade + 1, nextCheckAtMs, reason: why, actor: "saga" }));
 }
 
+/** The provider paid: the hold becomes the final debit. */
+function confirmed(
+  saga: SagaView,
+  path: SagaChange["path"],
+  endToEndId: string | null,
+  reason: string,
+  sent: Partial<SagaChange> = {},
+): Transition {
+  return persisted(saga, change(saga, { ...sent, path, ledger: "settle", endToEndId, reason, actor: "provider" }));
+}
+
 function onSendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, timings: SagaTimings): Transition {
   const firstCheckAtMs = Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs);
   const sent = { lastSentAtMs: nowMs, checksMade: 0 };
   switch (outcome.kind) {
     case "accepted":
       if (outcome.status === "confirmed") {
-        return persisted(
-          saga,
-          change(saga, {
-            ...sent,
-            path: ["submitted", "completed"],
-            ledger: "settle",
-            endToEndId: outcome.endToEndId,
-            reason: "provider confirmed on send",
-            actor: "provider",
-          }),
-        );
+        return confirmed(saga, ["submitted", "completed"], outcome.endToEndId, "provider confirmed on send", sent);
       }
       return persisted(
         saga,
@@ -108,16 +109,7 @@ function onSendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, timi
 function onStatusAnswered(saga: SagaView, outcome: StatusAnswer, nowMs: number, timings: SagaTimings): Transition {
   switch (outcome.kind) {
     case "confirmed":
-      return persisted(
-        saga,
-        change(saga, {
-          path: ["completed"],
-          ledger: "settle",
-          endToEndId: outcome.endToEndId,
-          reason: "provider confirmed",
-          actor: "provider",
-        }),
-      );
+      return confirmed(saga, ["completed"], outcome.endToEndId, "provider confirmed");
     case "rejected":
       return compensate(saga, "provider_rejected", outcome.code, `provider rejected the payment: ${outcome.code}`, "provider");
     case "not_found": {
@@ -159,17 +151,7 @@ function onResendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, ti
   switch (outcome.kind) {
     case "accepted":
       if (outcome.status === "confirmed") {
-        return persisted(
-          saga,
-          change(saga, {
-            ...resent,
-            path: ["completed"],
-            ledger: "settle",
-            endToEndId: outcome.endToEndId,
-            reason: "provider confirmed the resend",
-            actor: "provider",
-          }),
-        );
+        return confirmed(saga, ["completed"], outcome.endToEndId, "provider confirmed the resend", resent);
       }
       return persisted(
         saga,
