@@ -3,18 +3,13 @@
 // there like the needs_review alert (signed with OPS_ALERT_SECRET, beside the object's
 // work, never in its way). GET /ops/events lists parked events first whatever happens here.
 import { logTransfer } from "../lib/log.ts";
-import type { AlertRuntime } from "./needs-review.ts";
-import { scheduleOpsAlert } from "./schedule.ts";
+import { type AlertRuntime, alertBody, scheduleOpsAlert } from "./schedule.ts";
 
 export function noticeEventParked(env: Env, runtime: AlertRuntime, transferId: string, eventId: string): void {
   logTransfer(transferId, "transfer_event_parked", { event_id: eventId }, "error");
   scheduleOpsAlert(env, runtime, {
     webhookId: `alert_event_parked_${eventId}`,
-    body: JSON.stringify({
-      type: "transfer.event_parked",
-      timestamp: new Date().toISOString(),
-      data: { transfer_id: transferId, event_id: eventId },
-    }),
+    body: alertBody("transfer.event_parked", Date.now(), { transfer_id: transferId, event_id: eventId }),
     context: { transfer_id: transferId, event_id: eventId },
   });
 }

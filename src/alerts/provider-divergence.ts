@@ -3,8 +3,7 @@
 // POSTed there signed like every ops alert. Delivery runs beside the run (waitUntil) and never
 // throws into it; the console's page and /latest stay the source of truth if an alert is lost.
 import type { RunJson } from "../reconciliation/store.ts";
-import type { AlertRuntime } from "./needs-review.ts";
-import { scheduleOpsAlert } from "./schedule.ts";
+import { type AlertRuntime, alertBody, scheduleOpsAlert } from "./schedule.ts";
 
 export const providerDivergenceEvent = "provider_reconciliation_divergence";
 
@@ -12,17 +11,13 @@ export const providerDivergenceEvent = "provider_reconciliation_divergence";
 const divergencesPerAlertMax = 20;
 
 export function providerDivergencePayload(run: RunJson, nowMs: number): string {
-  return JSON.stringify({
-    type: "provider_reconciliation.divergence",
-    timestamp: new Date(nowMs).toISOString(),
-    data: {
-      run_id: run.run_id,
-      from: run.from,
-      to: run.to,
-      statement: run.statement,
-      divergences_count: run.divergences.length,
-      divergences: run.divergences.slice(0, divergencesPerAlertMax),
-    },
+  return alertBody("provider_reconciliation.divergence", nowMs, {
+    run_id: run.run_id,
+    from: run.from,
+    to: run.to,
+    statement: run.statement,
+    divergences_count: run.divergences.length,
+    divergences: run.divergences.slice(0, divergencesPerAlertMax),
   });
 }
 

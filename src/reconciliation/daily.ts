@@ -1,7 +1,7 @@
 // The daily provider reconciliation (CONTRACT §5): the cron of wrangler.toml named here runs it
 // for the previous São Paulo day, recorded as the `cron` actor. Fails closed like the sweeper:
 // a misconfigured Worker reads nothing. Never throws into the scheduled handler.
-import type { AlertRuntime } from "../alerts/needs-review.ts";
+import type { AlertRuntime } from "../alerts/schedule.ts";
 import { configOf } from "../config/isolate.ts";
 import { cronActor, reconcileProvider } from "./reconcile.ts";
 import type { RunJson } from "./store.ts";

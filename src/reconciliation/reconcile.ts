@@ -2,8 +2,8 @@
 // objects (a return applied here has its event delivered now), and the alert. The route and the
 // daily cron both call this.
 
-import type { AlertRuntime } from "../alerts/needs-review.ts";
 import { noticeProviderDivergence } from "../alerts/provider-divergence.ts";
+import type { AlertRuntime } from "../alerts/schedule.ts";
 import { httpDb } from "../db/http.ts";
 import { dbSettings } from "../db/settings.ts";
 import { logEvent } from "../lib/log.ts";

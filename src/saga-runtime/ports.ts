@@ -1,7 +1,8 @@
 // The saga's ports as the transfer's object wires them: its database session, the configured
 // provider and send gate, the clock, and the misconfigured-provider alert.
-import type { AlertRuntime } from "../alerts/needs-review.ts";
+
 import { noticeProviderMisconfigured } from "../alerts/provider-misconfigured.ts";
+import type { AlertRuntime } from "../alerts/schedule.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import type { Queryable } from "../db/queryable.ts";
 import { providerFor } from "../provider/select.ts";
