@@ -3,12 +3,13 @@
 // scripts/lib/wrangler-dev.ts does for `npm start` but with its log in a file: the bench's
 // table must stay readable, and a terminal drawing thousands of request lines costs CPU.
 import { spawn } from "node:child_process";
-import { closeSync, openSync, realpathSync } from "node:fs";
+import { closeSync, openSync } from "node:fs";
 import path from "node:path";
 import { wranglerVarArgs } from "../../scripts/lib/contract-vars.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { stopGroup } from "../../scripts/lib/process-group.ts";
 import { waitHealthy } from "../../scripts/lib/wait-healthy.ts";
+import { wranglerDevLaunch } from "../../scripts/lib/wrangler-dev.ts";
 
 export interface WorkerStack {
   baseUrl: string;
@@ -30,35 +31,14 @@ export async function startWorkerStack(
   const port = await freePort();
   const logFile = path.join(workDir, `wrangler-${name}.log`);
   const logFd = openSync(logFile, "a");
-  const launcher = realpathSync(path.join(root, "node_modules/.bin/wrangler"));
-  const args = [
-    launcher,
-    "dev",
-    // wrangler.toml's top level is production; local runs use its [env.local].
-    "--env",
-    "local",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(port),
-    "--show-interactive-dev-session=false",
-    "--persist-to",
-    path.join(workDir, `wrangler-state-${name}`),
-    ...wranglerVarArgs(vars),
-  ];
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    // Its own process group: stopping the group also stops the workerd it spawns.
-    detached: true,
-    stdio: ["ignore", logFd, logFd],
-    env: {
-      ...process.env,
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_SEND_ERROR_REPORTS: "false",
-      WRANGLER_NO_SKILLS_UPDATE_PROMPTS: "true",
-      BROWSER: "none",
-    },
+  const launch = wranglerDevLaunch({
+    root,
+    port,
+    persistDir: path.join(workDir, `wrangler-state-${name}`),
+    extraArgs: wranglerVarArgs(vars),
   });
+  // Its own process group: stopping the group also stops the workerd it spawns.
+  const child = spawn(launch.command, launch.args, { cwd: root, detached: true, stdio: ["ignore", logFd, logFd], env: launch.env });
   closeSync(logFd);
   const pid = child.pid;
   if (pid === undefined) throw new Error("could not spawn wrangler dev");

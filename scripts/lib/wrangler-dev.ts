@@ -29,7 +29,8 @@ export interface WranglerDev {
 
 const stopGraceMs = 10_000;
 
-export function startWranglerDev(options: WranglerDevOptions): WranglerDev {
+/** The launch `npm start` and the bench share: the command, its arguments and environment. */
+export function wranglerDevLaunch(options: WranglerDevOptions): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   // Run the launcher with this very Node (24) rather than whatever `node` PATH finds first.
   const launcher = realpathSync(path.join(options.root, "node_modules/.bin/wrangler"));
   const args = [
@@ -47,18 +48,24 @@ export function startWranglerDev(options: WranglerDevOptions): WranglerDev {
     options.persistDir,
     ...options.extraArgs,
   ];
-  const child = spawn(process.execPath, args, {
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    WRANGLER_SEND_ERROR_REPORTS: "false",
+    WRANGLER_NO_SKILLS_UPDATE_PROMPTS: "true",
+    BROWSER: "none",
+  };
+  return { command: process.execPath, args, env };
+}
+
+export function startWranglerDev(options: WranglerDevOptions): WranglerDev {
+  const launch = wranglerDevLaunch(options);
+  // Its own process group (detached), and no stdin: wrangler can never wait on a prompt.
+  const child = spawn(launch.command, launch.args, {
     cwd: options.root,
     detached: true,
-    // No stdin: wrangler can never wait on a prompt.
     stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      WRANGLER_SEND_METRICS: "false",
-      WRANGLER_SEND_ERROR_REPORTS: "false",
-      WRANGLER_NO_SKILLS_UPDATE_PROMPTS: "true",
-      BROWSER: "none",
-    },
+    env: launch.env,
   });
   const pid = child.pid;
   if (pid === undefined) throw new Error("could not spawn wrangler dev");
