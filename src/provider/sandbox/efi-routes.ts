@@ -1,18 +1,14 @@
 // The sandbox speaking Efí's Pix API under /sandbox/efi (CONTRACT §4b): token, send, status and
 // statement, over the same payments and magic keys as /sandbox/provider, so `PROVIDER=efi
 // EFI_BASE_URL=http://127.0.0.1:8787/sandbox/efi` runs the Efí adapter end to end.
-import { type Context, Hono, type MiddlewareHandler } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../../config/isolate.ts";
 import { centsFromValor, transferIdOfIdEnvio } from "../efi/money.ts";
 import { statementWindowMsMax } from "../statement.ts";
-import type { SandboxAnswer } from "./answers.ts";
 import { resolveSandboxBrCode } from "./br-codes.ts";
 import { efiDetalharAnswer, efiPayRefusal } from "./efi-br-codes.ts";
-import { sandboxInstanceName } from "./sandbox-object.ts";
-
-type EfiContext = Context<{ Bindings: Env }>;
+import { answerWith, sandbox } from "./reply.ts";
 
 const idEnvioSchema = z.string().regex(/^[a-zA-Z0-9]{1,35}$/);
 const sendSchema = z.object({
@@ -32,8 +28,6 @@ const listQuerySchema = z
 
 const tokenPrefix = "sandbox-efi-";
 const tokenLifetimeSeconds = 3600;
-/** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
-const answerDelayMsMax = 130_000;
 
 export const sandboxEfiRoutes = new Hono<{ Bindings: Env }>();
 
@@ -152,16 +146,6 @@ sandboxEfiRoutes.get("/v2/gn/pix/enviados", async (c) => {
     pix: all.slice(page * perPage, (page + 1) * perPage),
   });
 });
-
-function sandbox(c: EfiContext) {
-  return c.env.SANDBOX.getByName(sandboxInstanceName);
-}
-
-async function answerWith(c: EfiContext, answer: SandboxAnswer): Promise<Response> {
-  const delayMs = Math.min(answer.answerDelayMs, answerDelayMsMax);
-  if (delayMs > 0) await scheduler.wait(delayMs);
-  return c.json(answer.body, answer.httpStatus as ContentfulStatusCode);
-}
 
 function requireBearer(): MiddlewareHandler<{ Bindings: Env }> {
   return async (c, next) => {

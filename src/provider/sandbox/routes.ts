@@ -2,8 +2,7 @@
 // speaks (PUT/GET /provider/pix/:key, GET /provider/dict/:key) and the inspection endpoints. PSP
 // answers are `{code}` JSON like a real PSP's; only "the sandbox is off" is a problem+json 404 of
 // our own API.
-import { type Context, Hono, type MiddlewareHandler } from "hono";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { configOf } from "../../config/isolate.ts";
 import type { Config } from "../../config/parse.ts";
@@ -17,10 +16,9 @@ import type { SandboxAnswer } from "./answers.ts";
 import { payeeOfSend, resolveSandboxBrCode } from "./br-codes.ts";
 import { isUnownedKey, sandboxOwnerOf } from "./dict.ts";
 import { sandboxEfiRoutes } from "./efi-routes.ts";
-import { sandboxInstanceName } from "./sandbox-object.ts";
+import { answerWith, sandbox } from "./reply.ts";
 
 type SandboxEnv = { Bindings: Env; Variables: { config: Readonly<Config> } };
-type SandboxContext = Context<SandboxEnv>;
 
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
@@ -51,9 +49,6 @@ const statementQuerySchema = z
   })
   .transform((q) => ({ fromMs: Date.parse(q.from), toMs: Date.parse(q.to), offset: Number(q.cursor ?? "0") }))
   .refine((q) => q.fromMs < q.toMs && q.toMs - q.fromMs <= statementWindowMsMax);
-
-/** A slow answer never holds a request longer than this, whatever PROVIDER_TIMEOUT_MS says. */
-const answerDelayMsMax = 130_000;
 
 export const sandboxRoutes = new Hono<SandboxEnv>();
 
@@ -182,17 +177,6 @@ sandboxRoutes.get("/provider/payments/:key", async (c) => {
   if (view === null) return problem(c, 404, { type: "not-found", detail: "The sandbox never saw this idempotency key." });
   return c.json(view);
 });
-
-function sandbox(c: SandboxContext) {
-  return c.env.SANDBOX.getByName(sandboxInstanceName);
-}
-
-async function answerWith(c: SandboxContext, answer: SandboxAnswer): Promise<Response> {
-  // The wait happens here, not in the Durable Object, so a slow answer never holds the sandbox.
-  const delayMs = Math.min(answer.answerDelayMs, answerDelayMsMax);
-  if (delayMs > 0) await scheduler.wait(delayMs);
-  return c.json(answer.body, answer.httpStatus as ContentfulStatusCode);
-}
 
 /** When PROVIDER_TOKEN is set the sandbox checks it like a PSP would; unset, it accepts anyone. */
 function requireProviderToken(): MiddlewareHandler<{ Bindings: Env }> {
