@@ -1,6 +1,7 @@
 // The needs_review queue: oldest first (worked in order of arrival), with how much money it
 // freezes in total. The list is bounded; the count and total always cover the whole queue.
 import type { Queryable } from "../../db/queryable.ts";
+import { type BoundedList, readBoundedList } from "./bounded-list.ts";
 
 export const queueRowsMax = 200;
 
@@ -14,14 +15,11 @@ export interface QueueItem {
   reviewSince: string;
 }
 
-export interface ReviewQueue {
-  items: QueueItem[];
-  count: number;
-  totalCents: number;
-}
+export type ReviewQueue = BoundedList<QueueItem>;
 
-export async function reviewQueue(db: Queryable, rowsMax: number = queueRowsMax): Promise<ReviewQueue> {
-  const { rows } = await db.query<{ items: QueueItem[] | null; count: string; total_cents: string }>(
+export function reviewQueue(db: Queryable, rowsMax: number = queueRowsMax): Promise<ReviewQueue> {
+  return readBoundedList<QueueItem>(
+    db,
     `WITH queue AS (
        SELECT t.id, t.account_id, t.amount_cents, t.pix_key, t.created_at,
               (SELECT max(h.at) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'needs_review') AS review_since
@@ -32,8 +30,6 @@ export async function reviewQueue(db: Queryable, rowsMax: number = queueRowsMax)
                FROM (SELECT * FROM queue ORDER BY created_at, id LIMIT $1) q) AS items,
             (SELECT count(*) FROM queue) AS count,
             (SELECT coalesce(sum(amount_cents), 0) FROM queue) AS total_cents`,
-    [rowsMax],
+    rowsMax,
   );
-  const row = rows[0];
-  return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
 }

@@ -2,6 +2,7 @@
 // will ask of their accounts in total. Nothing is held for them yet; the list is bounded, the
 // count and total always cover every scheduled transfer.
 import type { Queryable } from "../../db/queryable.ts";
+import { type BoundedList, readBoundedList } from "./bounded-list.ts";
 
 export const scheduledRowsMax = 200;
 
@@ -16,14 +17,11 @@ export interface ScheduledItem {
   shortRuns: number;
 }
 
-export interface ScheduledList {
-  items: ScheduledItem[];
-  count: number;
-  totalCents: number;
-}
+export type ScheduledList = BoundedList<ScheduledItem>;
 
-export async function scheduledTransfers(db: Queryable, rowsMax: number = scheduledRowsMax): Promise<ScheduledList> {
-  const { rows } = await db.query<{ items: ScheduledItem[] | null; count: string; total_cents: string }>(
+export function scheduledTransfers(db: Queryable, rowsMax: number = scheduledRowsMax): Promise<ScheduledList> {
+  return readBoundedList<ScheduledItem>(
+    db,
     `WITH scheduled AS (SELECT * FROM transfers WHERE state = 'scheduled')
      SELECT (SELECT jsonb_agg(jsonb_build_object('id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents,
                      'scheduledFor', to_char(s.scheduled_for, 'YYYY-MM-DD'), 'nextRunAt', rfc3339(s.next_check_at),
@@ -31,8 +29,6 @@ export async function scheduledTransfers(db: Queryable, rowsMax: number = schedu
                FROM (SELECT * FROM scheduled ORDER BY next_check_at, id LIMIT $1) s) AS items,
             (SELECT count(*) FROM scheduled) AS count,
             (SELECT coalesce(sum(amount_cents), 0) FROM scheduled) AS total_cents`,
-    [rowsMax],
+    rowsMax,
   );
-  const row = rows[0];
-  return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
 }

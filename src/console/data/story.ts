@@ -66,6 +66,8 @@ const storySchema = z.object({
 export type TransferStory = z.infer<typeof storySchema>;
 export type HistoryEntry = z.infer<typeof historyEntry>;
 export type ProviderCall = z.infer<typeof providerCall>;
+export type LedgerEntry = z.infer<typeof ledgerEntry>;
+export type TransferReturn = z.infer<typeof transferReturn>;
 
 export async function readTransferStory(db: Queryable, transferId: string): Promise<TransferStory | null> {
   if (!uuidPattern.test(transferId)) return null;

@@ -2,15 +2,7 @@
 // directory-lookup budget (a hit costs 1, a miss 20; it refills 2 a minute).
 import type { AccountLimitsView } from "../data/account-limits.ts";
 import { formatCents, formatTime } from "../format.ts";
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div class="figure">
-      <span class="label">{label}</span>
-      <span class="value">{value}</span>
-    </div>
-  );
-}
+import { Figure } from "./figure.tsx";
 
 export function AccountLimitsSection({ view }: { view: AccountLimitsView }) {
   const { limits, lookupBudget } = view;

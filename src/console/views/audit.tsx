@@ -3,6 +3,8 @@ import type { AuditEntry } from "../../audit/audit-reads.ts";
 import { formatTime } from "../format.ts";
 import { JsonBlock } from "./evidence.tsx";
 import { Layout } from "./layout.tsx";
+import { AccountLink, TransferLink } from "./links.tsx";
+import { type Column, DataTable } from "./table.tsx";
 
 export interface AuditPageProps {
   entries: AuditEntry[];
@@ -11,6 +13,15 @@ export interface AuditPageProps {
   nextCursor: string | null;
   csrfToken: string;
 }
+
+const auditColumns: Column<AuditEntry>[] = [
+  { label: "At", cell: (e) => formatTime(e.at) },
+  { label: "Actor", cell: (e) => e.actor },
+  { label: "Action", cell: (e) => e.action },
+  { label: "Account", cell: (e) => (e.account_id === null ? "—" : <AccountLink id={e.account_id} />) },
+  { label: "Transfer", cell: (e) => (e.transfer_id === null ? "—" : <TransferLink id={e.transfer_id} />) },
+  { label: "Details", cell: (e) => <JsonBlock value={e.details} /> },
+];
 
 export function AuditPage({ entries, actor, accountId, nextCursor, csrfToken }: AuditPageProps) {
   const next = new URLSearchParams({ ...(actor ? { actor } : {}), ...(accountId ? { account_id: accountId } : {}) });
@@ -30,43 +41,7 @@ export function AuditPage({ entries, actor, accountId, nextCursor, csrfToken }: 
           <button type="submit">Filter</button>
         </div>
       </form>
-      {entries.length === 0 ? (
-        <p>No operator action matches.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="cards">
-            <caption>Operator actions, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">At</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Action</th>
-                <th scope="col">Account</th>
-                <th scope="col">Transfer</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr>
-                  <td data-label="At">{formatTime(e.at)}</td>
-                  <td data-label="Actor">{e.actor}</td>
-                  <td data-label="Action">{e.action}</td>
-                  <td data-label="Account">
-                    {e.account_id === null ? "—" : <a href={`/console/accounts/${encodeURIComponent(e.account_id)}`}>{e.account_id}</a>}
-                  </td>
-                  <td data-label="Transfer">
-                    {e.transfer_id === null ? "—" : <a href={`/console/transfers/${e.transfer_id}`}>{e.transfer_id}</a>}
-                  </td>
-                  <td data-label="Details">
-                    <JsonBlock value={e.details} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable caption="Operator actions, newest first" columns={auditColumns} rows={entries} empty="No operator action matches." />
       {nextCursor === null ? null : <a href={`/console/audit?${next.toString()}`}>Older actions</a>}
     </Layout>
   );

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import type { opsEventSchema } from "../../http/schemas.ts";
 import { formatTime } from "../format.ts";
+import { type Column, DataTable } from "./table.tsx";
 
 export type ConsoleEvent = z.infer<typeof opsEventSchema>;
 
@@ -13,42 +14,36 @@ function attemptsText(event: ConsoleEvent): string {
     .join("; ");
 }
 
+const eventColumns: Column<ConsoleEvent>[] = [
+  { label: "#", num: true, cell: (e) => e.sequence },
+  {
+    label: "Event",
+    cell: (e) => (
+      <>
+        <code>{e.id}</code> {e.type}
+      </>
+    ),
+  },
+  { label: "State", cell: (e) => e.data.state },
+  {
+    label: "Delivery",
+    cell: (e) => (
+      <>
+        {e.status}
+        {e.status === "pending" && e.next_attempt_at !== null ? `, next ${formatTime(e.next_attempt_at)}` : ""}
+      </>
+    ),
+  },
+  { label: "Attempts", cell: attemptsText },
+];
+
 export function OutboundEvents({ events }: { events: ConsoleEvent[] }) {
-  if (events.length === 0) return <p>No events recorded for this transfer.</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <caption>Each change sent to the fintech's backend, in order, with every delivery attempt</caption>
-        <thead>
-          <tr>
-            <th scope="col" class="num">
-              #
-            </th>
-            <th scope="col">Event</th>
-            <th scope="col">State</th>
-            <th scope="col">Delivery</th>
-            <th scope="col">Attempts</th>
-          </tr>
-        </thead>
-        <tbody>
-          {events.map((e) => (
-            <tr>
-              <td data-label="#" class="num">
-                {e.sequence}
-              </td>
-              <td data-label="Event">
-                <code>{e.id}</code> {e.type}
-              </td>
-              <td data-label="State">{e.data.state}</td>
-              <td data-label="Delivery">
-                {e.status}
-                {e.status === "pending" && e.next_attempt_at !== null ? `, next ${formatTime(e.next_attempt_at)}` : ""}
-              </td>
-              <td data-label="Attempts">{attemptsText(e)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Each change sent to the fintech's backend, in order, with every delivery attempt"
+      columns={eventColumns}
+      rows={events}
+      empty="No events recorded for this transfer."
+    />
   );
 }

@@ -1,8 +1,9 @@
 // The transfer's record of proof: every transition with its reason and actor, every provider
 // call with its answer, and the hold with the ledger entries it produced.
-import type { HistoryEntry, ProviderCall, TransferStory } from "../data/story.ts";
+import type { HistoryEntry, LedgerEntry, ProviderCall, TransferStory } from "../data/story.ts";
 import { formatCents, formatTime } from "../format.ts";
 import { StateBadge } from "./layout.tsx";
+import { type Column, DataTable } from "./table.tsx";
 
 /** JSON evidence as text: provider answers are untrusted, and JSX escapes whatever they say. */
 export function JsonBlock({ value }: { value: unknown }) {
@@ -10,89 +11,50 @@ export function JsonBlock({ value }: { value: unknown }) {
   return <pre>{JSON.stringify(value, null, 2)}</pre>;
 }
 
-export function Timeline({ history }: { history: HistoryEntry[] }) {
-  return (
-    <div class="table-wrap">
-      <table class="cards">
-        <caption>Every state the transfer went through, oldest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">At</th>
-            <th scope="col">State</th>
-            <th scope="col">From</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Evidence</th>
-          </tr>
-        </thead>
-        <tbody>
-          {history.map((h) => (
-            <tr>
-              <td data-label="At">{formatTime(h.at)}</td>
-              <td data-label="State">
-                <StateBadge state={h.state} />
-              </td>
-              <td data-label="From">{h.from ?? "—"}</td>
-              <td data-label="Reason">{h.reason ?? "—"}</td>
-              <td data-label="Actor">{actorOf(h)}</td>
-              <td data-label="Evidence">
-                <JsonBlock value={h.evidence} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
 /** An operator's row is actored by the person (or ops-token) who decided: say it is an operator. */
 function actorOf(h: HistoryEntry): string {
   return h.actor === "saga" || h.actor === "provider" ? h.actor : `operator (${h.actor})`;
 }
 
+const historyColumns: Column<HistoryEntry>[] = [
+  { label: "At", cell: (h) => formatTime(h.at) },
+  { label: "State", cell: (h) => <StateBadge state={h.state} /> },
+  { label: "From", cell: (h) => h.from ?? "—" },
+  { label: "Reason", cell: (h) => h.reason ?? "—" },
+  { label: "Actor", cell: actorOf },
+  { label: "Evidence", cell: (h) => <JsonBlock value={h.evidence} /> },
+];
+
+export function Timeline({ history }: { history: HistoryEntry[] }) {
+  return <DataTable caption="Every state the transfer went through, oldest first" columns={historyColumns} rows={history} />;
+}
+
+const callColumns: Column<ProviderCall>[] = [
+  { label: "At", cell: (p) => formatTime(p.at) },
+  { label: "Call", cell: (p) => p.kind },
+  { label: "Outcome", cell: (p) => <code>{p.outcome}</code> },
+  { label: "HTTP", num: true, cell: (p) => p.http_status ?? "—" },
+  { label: "Took", num: true, cell: (p) => `${p.duration_ms} ms` },
+  { label: "Answer", cell: (p) => <JsonBlock value={p.detail} /> },
+];
+
 export function ProviderCalls({ calls }: { calls: ProviderCall[] }) {
-  if (calls.length === 0) return <p>The provider was never called for this transfer.</p>;
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <caption>Each send and status check, with the provider's answer as received</caption>
-        <thead>
-          <tr>
-            <th scope="col">At</th>
-            <th scope="col">Call</th>
-            <th scope="col">Outcome</th>
-            <th scope="col" class="num">
-              HTTP
-            </th>
-            <th scope="col" class="num">
-              Took
-            </th>
-            <th scope="col">Answer</th>
-          </tr>
-        </thead>
-        <tbody>
-          {calls.map((p) => (
-            <tr>
-              <td data-label="At">{formatTime(p.at)}</td>
-              <td data-label="Call">{p.kind}</td>
-              <td data-label="Outcome">
-                <code>{p.outcome}</code>
-              </td>
-              <td data-label="HTTP" class="num">
-                {p.http_status ?? "—"}
-              </td>
-              <td data-label="Took" class="num">{`${p.duration_ms} ms`}</td>
-              <td data-label="Answer">
-                <JsonBlock value={p.detail} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Each send and status check, with the provider's answer as received"
+      columns={callColumns}
+      rows={calls}
+      empty="The provider was never called for this transfer."
+    />
   );
 }
+
+const entryColumns: Column<LedgerEntry>[] = [
+  { label: "Account", cell: (e) => <code>{e.account_id}</code> },
+  { label: "Amount", num: true, cell: (e) => formatCents(e.amount_cents) },
+  { label: "Balance after", num: true, cell: (e) => (e.balance_after_cents === null ? "—" : formatCents(e.balance_after_cents)) },
+  { label: "At", cell: (e) => formatTime(e.at) },
+];
 
 export function HoldAndEntries({ story }: { story: TransferStory }) {
   const hold = story.hold;
@@ -114,43 +76,12 @@ export function HoldAndEntries({ story }: { story: TransferStory }) {
           <dd>{formatTime(hold.resolved_at)}</dd>
         </dl>
       )}
-      {story.entries.length === 0 ? (
-        <p>No ledger entries: the hold was never settled, so no money moved in the ledger.</p>
-      ) : (
-        <div class="table-wrap">
-          <table class="cards">
-            <caption>Ledger entries of the settlement, then of each return (they sum to zero)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Account</th>
-                <th scope="col" class="num">
-                  Amount
-                </th>
-                <th scope="col" class="num">
-                  Balance after
-                </th>
-                <th scope="col">At</th>
-              </tr>
-            </thead>
-            <tbody>
-              {story.entries.map((e) => (
-                <tr>
-                  <td data-label="Account">
-                    <code>{e.account_id}</code>
-                  </td>
-                  <td data-label="Amount" class="num">
-                    {formatCents(e.amount_cents)}
-                  </td>
-                  <td data-label="Balance after" class="num">
-                    {e.balance_after_cents === null ? "—" : formatCents(e.balance_after_cents)}
-                  </td>
-                  <td data-label="At">{formatTime(e.at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        caption="Ledger entries of the settlement, then of each return (they sum to zero)"
+        columns={entryColumns}
+        rows={story.entries}
+        empty="No ledger entries: the hold was never settled, so no money moved in the ledger."
+      />
     </>
   );
 }

@@ -7,6 +7,8 @@ import type { CaseJson, RunJson } from "../../reconciliation/store.ts";
 import { formatCount, formatTime } from "../format.ts";
 import { OpenCases } from "./cases.tsx";
 import { Layout, Message, Outcome } from "./layout.tsx";
+import { TransferLink } from "./links.tsx";
+import { type Column, DataTable } from "./table.tsx";
 
 export interface ProviderReconciliationProps {
   runs: RunJson[];
@@ -72,53 +74,35 @@ function asDivergence(value: unknown): DivergenceView {
   return typeof value === "object" && value !== null ? (value as DivergenceView) : {};
 }
 
+const divergenceColumns: Column<DivergenceView>[] = [
+  { label: "Kind", cell: (d) => <code>{String(d.kind ?? "unknown")}</code> },
+  { label: "Transfer", cell: (d) => <DivergenceTransfer d={d} /> },
+  { label: "Ours", cell: (d) => <pre>{JSON.stringify(d.ours ?? null, null, 2)}</pre> },
+  { label: "The provider's", cell: (d) => <pre>{JSON.stringify(d.provider ?? null, null, 2)}</pre> },
+];
+
+function DivergenceTransfer({ d }: { d: DivergenceView }) {
+  const transferId = String(d.transfer_id ?? "");
+  return (
+    <>
+      {/* unknown_at_provider_key names the provider's key, not one of our transfers. */}
+      {uuidPattern.test(transferId) && d.kind !== "unknown_at_provider_key" ? <TransferLink id={transferId} /> : <code>{transferId}</code>}
+      {typeof d.end_to_end_id === "string" ? (
+        <div class="hint">
+          end-to-end <code>{d.end_to_end_id}</code>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 function Divergences({ run }: { run: RunJson }) {
   return (
-    <div class="table-wrap">
-      <table class="cards">
-        <caption>Divergences of run {run.run_id}, with both sides' evidence</caption>
-        <thead>
-          <tr>
-            <th scope="col">Kind</th>
-            <th scope="col">Transfer</th>
-            <th scope="col">Ours</th>
-            <th scope="col">The provider's</th>
-          </tr>
-        </thead>
-        <tbody>
-          {run.divergences.map((raw) => {
-            const d = asDivergence(raw);
-            const transferId = String(d.transfer_id ?? "");
-            return (
-              <tr>
-                <td data-label="Kind">
-                  <code>{String(d.kind ?? "unknown")}</code>
-                </td>
-                <td data-label="Transfer">
-                  {/* unknown_at_provider_key names the provider's key, not one of our transfers. */}
-                  {uuidPattern.test(transferId) && d.kind !== "unknown_at_provider_key" ? (
-                    <a href={`/console/transfers/${transferId}`}>{transferId}</a>
-                  ) : (
-                    <code>{transferId}</code>
-                  )}
-                  {typeof d.end_to_end_id === "string" ? (
-                    <div class="hint">
-                      end-to-end <code>{d.end_to_end_id}</code>
-                    </div>
-                  ) : null}
-                </td>
-                <td data-label="Ours">
-                  <pre>{JSON.stringify(d.ours ?? null, null, 2)}</pre>
-                </td>
-                <td data-label="The provider's">
-                  <pre>{JSON.stringify(d.provider ?? null, null, 2)}</pre>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption={`Divergences of run ${run.run_id}, with both sides' evidence`}
+      columns={divergenceColumns}
+      rows={run.divergences.map(asDivergence)}
+    />
   );
 }
 
@@ -145,32 +129,13 @@ function RunForm({ window, csrfToken }: { window: { from: string; to: string }; 
   );
 }
 
+const runColumns: Column<RunJson>[] = [
+  { label: "Run", cell: (run) => <code>{run.run_id}</code> },
+  { label: "Window", cell: (run) => `${formatTime(run.from)} to ${formatTime(run.to)}` },
+  { label: "Ran at", cell: (run) => `${formatTime(run.ran_at)} by ${run.actor}` },
+  { label: "Verdict", cell: verdict },
+];
+
 function EarlierRuns({ runs }: { runs: RunJson[] }) {
-  return (
-    <div class="table-wrap">
-      <table class="cards">
-        <caption>Earlier runs, newest first</caption>
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Window</th>
-            <th scope="col">Ran at</th>
-            <th scope="col">Verdict</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr>
-              <td data-label="Run">
-                <code>{run.run_id}</code>
-              </td>
-              <td data-label="Window">{`${formatTime(run.from)} to ${formatTime(run.to)}`}</td>
-              <td data-label="Ran at">{`${formatTime(run.ran_at)} by ${run.actor}`}</td>
-              <td data-label="Verdict">{verdict(run)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <DataTable caption="Earlier runs, newest first" columns={runColumns} rows={runs} />;
 }

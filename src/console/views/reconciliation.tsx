@@ -2,6 +2,12 @@
 import type { Reconciliation } from "../../ledger/ledger.ts";
 import { formatTime } from "../format.ts";
 import { Layout, Message } from "./layout.tsx";
+import { type Column, DataTable } from "./table.tsx";
+
+const divergenceColumns: Column<Reconciliation["divergences"][number]>[] = [
+  { label: "Kind", cell: (d) => <code>{String(d.kind ?? "unknown")}</code> },
+  { label: "Details", cell: (d) => <pre>{JSON.stringify(d, null, 2)}</pre> },
+];
 
 export function ReconciliationPage({ report, ranAt, csrfToken }: { report: Reconciliation; ranAt: string; csrfToken: string }) {
   return (
@@ -22,29 +28,7 @@ export function ReconciliationPage({ report, ranAt, csrfToken }: { report: Recon
       )}
       <p>Ran at {formatTime(ranAt)}.</p>
       {report.divergences.length === 0 ? null : (
-        <div class="table-wrap">
-          <table class="cards">
-            <caption>Divergences, as the ledger reports them</caption>
-            <thead>
-              <tr>
-                <th scope="col">Kind</th>
-                <th scope="col">Details</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.divergences.map((d) => (
-                <tr>
-                  <td data-label="Kind">
-                    <code>{String(d.kind ?? "unknown")}</code>
-                  </td>
-                  <td data-label="Details">
-                    <pre>{JSON.stringify(d, null, 2)}</pre>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption="Divergences, as the ledger reports them" columns={divergenceColumns} rows={report.divergences} />
       )}
       <form method="post" action="/console/reconciliation" class="actions">
         <input type="hidden" name="csrf" value={csrfToken} />
