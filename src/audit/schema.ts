@@ -1,25 +1,17 @@
 // Who did what (CONTRACT §5): every operator action with its actor (an Access email, or
 // `ops-token`), and credits waiting for a second operator's approval (four eyes).
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
-import { accounts } from "../ledger/schema.ts";
-
-export const operatorActionKinds = [
-  "account_created",
-  "credit",
-  "credit_requested",
-  "credit_approved",
-  "limits_changed",
-  "transfer_resolved",
-  "reconciliation_run",
-] as const;
+import { bigserial, check, index, jsonb, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
+import { at, cents } from "../db/columns.ts";
+import { accountRef } from "../ledger/schema.ts";
+import { operatorActionKinds } from "./actions.ts";
 
 /** Append-only: written in the same statement (or trigger) as the action it records. */
 export const operatorActions = pgTable(
   "operator_actions",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+    at: at("at").notNull().defaultNow(),
     actor: text("actor").notNull(),
     action: text("action").notNull(),
     accountId: text("account_id"),
@@ -39,15 +31,13 @@ export const creditRequests = pgTable(
   "credit_requests",
   {
     id: uuid("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    accountId: accountRef(),
+    amountCents: cents("amount_cents").notNull(),
     idempotencyKey: text("idempotency_key").notNull(),
     requestedBy: text("requested_by").notNull(),
-    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull().defaultNow(),
+    requestedAt: at("requested_at").notNull().defaultNow(),
     approvedBy: text("approved_by"),
-    approvedAt: timestamp("approved_at", { withTimezone: true }),
+    approvedAt: at("approved_at"),
   },
   (t) => [
     unique("credit_requests_key").on(t.accountId, t.idempotencyKey),

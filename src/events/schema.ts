@@ -2,19 +2,16 @@
 // same statement as the change's history row, and its delivery attempts. Delivery columns are
 // the only ones that ever change (a trigger refuses the rest).
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
-import { transferHistory, transfers } from "../transfers/schema.ts";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
+import { at } from "../db/columns.ts";
+import { transferHistory, transferRef } from "../transfers/schema.ts";
 
 export const transferEvents = pgTable(
   "transfer_events",
   {
     /** `evt_` and a random id: the `webhook-id` of every delivery attempt. */
     id: text("id").primaryKey(),
-    transferId: uuid("transfer_id")
-      .notNull()
-      .references(() => transfers.id),
+    transferId: transferRef(),
     /** 1, 2, 3... per transfer, with no gap: the delivery order and the stream's Last-Event-ID. */
     sequence: integer("sequence").notNull(),
     type: text("type").notNull(),

@@ -3,6 +3,7 @@
 // Request schemas live beside their routes (e.g. createTransferBody in ./transfers.ts).
 // Objects are strict: a field the contract does not name is a test failure, not a surprise.
 import { z } from "zod";
+import { operatorActionKinds } from "../audit/actions.ts";
 import { accountIdPattern, pixKeyTypes } from "../lib/ids.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
@@ -228,15 +229,7 @@ export const auditEntrySchema = z.strictObject({
   id: z.string().describe("Increasing with time"),
   at: timestamp,
   actor: z.string().describe("The Cloudflare Access email of the person, or `ops-token` for a machine"),
-  action: z.enum([
-    "account_created",
-    "credit",
-    "credit_requested",
-    "credit_approved",
-    "limits_changed",
-    "transfer_resolved",
-    "reconciliation_run",
-  ]),
+  action: z.enum(operatorActionKinds),
   account_id: z.string().nullable(),
   transfer_id: z.string().nullable(),
   details: z

@@ -1,10 +1,8 @@
 // The ledger's tables. Invariants live here as constraints, and again in the SQL functions
 // (drizzle/functions/) that are the only writers.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-
-const cents = (name: string) => bigint(name, { mode: "number" });
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { bigint, bigserial, check, index, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { at, cents } from "../db/columns.ts";
 
 /**
  * Customer accounts keep a running balance and held amount on the row. House accounts
@@ -31,6 +29,12 @@ export const accounts = pgTable(
   ],
 );
 
+/** A row's account, which must exist (accounts are never deleted). */
+export const accountRef = () =>
+  text("account_id")
+    .notNull()
+    .references(() => accounts.id);
+
 /** One hold per saga (its id is the transfer id); resolved at most once. */
 export const holds = pgTable(
   "holds",
@@ -38,9 +42,7 @@ export const holds = pgTable(
     id: uuid("id").primaryKey(),
     // DEFERRABLE INITIALLY DEFERRED (drizzle/0001_checks_and_triggers.sql; drizzle cannot say so): checked at COMMIT,
     // when ledger_hold already holds the account row, so a hot account makes no MultiXacts.
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountRef(),
     amountCents: cents("amount_cents").notNull(),
     status: text("status", { enum: ["held", "settled", "released", "refused"] }).notNull(),
     createdAt: at("created_at").notNull().defaultNow(),
@@ -61,9 +63,7 @@ export const ledgerTransactions = pgTable(
     id: bigserial("id", { mode: "number" }).primaryKey(),
     opKey: text("op_key").notNull().unique(),
     kind: text("kind", { enum: ["credit", "settle", "return"] }).notNull(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountRef(),
     amountCents: cents("amount_cents").notNull(),
     holdId: uuid("hold_id")
       .references(() => holds.id)
@@ -85,9 +85,7 @@ export const entries = pgTable(
     transactionId: bigint("transaction_id", { mode: "number" })
       .notNull()
       .references(() => ledgerTransactions.id),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountRef(),
     amountCents: cents("amount_cents").notNull(),
     /** Running balance after this entry, for customer accounts; null for house accounts. */
     balanceAfterCents: cents("balance_after_cents"),

@@ -2,13 +2,12 @@
 // increases that wait 24 h, and the usage counters (per São Paulo day, per night window) that the
 // opening transaction consumes.
 import { sql } from "drizzle-orm";
-import { bigint, check, date, jsonb, pgTable, primaryKey, text, time, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, date, jsonb, pgTable, primaryKey, text, time, uuid } from "drizzle-orm/pg-core";
+import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
-import { accounts } from "../ledger/schema.ts";
+import { accountRef, accounts } from "../ledger/schema.ts";
 import { transfers } from "../transfers/schema.ts";
 import { limitNames } from "./names.ts";
-
-const cents = (name: string) => bigint(name, { mode: "number" });
 
 export const accountLimits = pgTable(
   "account_limits",
@@ -37,9 +36,7 @@ export const accountLimits = pgTable(
 export const dailyUsage = pgTable(
   "daily_usage",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountRef(),
     day: date("day", { mode: "string" }).notNull(),
     usedCents: cents("used_cents").notNull(),
   },
@@ -54,12 +51,10 @@ export const dailyUsage = pgTable(
 export const accountLimitsPending = pgTable(
   "account_limits_pending",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountRef(),
     limitName: text("limit_name").notNull(),
     value: jsonb("value").notNull(),
-    effectiveAt: timestamp("effective_at", { withTimezone: true, mode: "date" }).notNull(),
+    effectiveAt: at("effective_at").notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.limitName] }),
@@ -78,9 +73,7 @@ export const accountLimitsPending = pgTable(
 export const nightUsage = pgTable(
   "night_usage",
   {
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
+    accountId: accountRef(),
     evening: date("evening", { mode: "string" }).notNull(),
     usedCents: cents("used_cents").notNull(),
   },
@@ -105,5 +98,5 @@ export const lookupBudgets = pgTable("lookup_budgets", {
   accountId: text("account_id")
     .primaryKey()
     .references(() => accounts.id),
-  emptyAt: timestamp("empty_at", { withTimezone: true, mode: "date" }).notNull(),
+  emptyAt: at("empty_at").notNull(),
 });

@@ -1,23 +1,20 @@
 // The saga record: the system of record for every transfer, so support and the sweeper can
 // query it. Written only by the SQL functions in drizzle/functions/.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, timestamp, unique, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
+import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
-import { accounts, ledgerTransactions } from "../ledger/schema.ts";
+import { accountRef, ledgerTransactions } from "../ledger/schema.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, inFlightStates, transferStates } from "../saga/states.ts";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
 
 export const transfers = pgTable(
   "transfers",
   {
     id: uuid("id").primaryKey(),
-    accountId: text("account_id")
-      .notNull()
-      .references(() => accounts.id),
-    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    accountId: accountRef(),
+    amountCents: cents("amount_cents").notNull(),
     pixKey: text("pix_key").notNull(),
     pixKeyType: text("pix_key_type").notNull(),
     description: text("description"),
@@ -41,7 +38,7 @@ export const transfers = pgTable(
     /** Runs of a scheduled transfer that found too little available (one evening retry). */
     shortRuns: integer("short_runs").notNull().default(0),
     /** The sum of its returns (transfer_returns), kept on the row so a CHECK bounds it. */
-    returnedCents: bigint("returned_cents", { mode: "number" }).notNull().default(0),
+    returnedCents: cents("returned_cents").notNull().default(0),
     /** The Pix Copia e Cola the client pasted, as given (trimmed); null for a transfer to a key. */
     brCode: text("br_code"),
     /** static: paid to its key; dynamic: paid as the code, through the provider that resolved it. */
@@ -89,14 +86,18 @@ export const transfers = pgTable(
   ],
 );
 
+/** A row's transfer, which must exist. */
+export const transferRef = () =>
+  uuid("transfer_id")
+    .notNull()
+    .references(() => transfers.id);
+
 /** Every transition, in order, with what justified it. Append-only. */
 export const transferHistory = pgTable(
   "transfer_history",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    transferId: uuid("transfer_id")
-      .notNull()
-      .references(() => transfers.id),
+    transferId: transferRef(),
     fromState: text("from_state"),
     toState: text("to_state").notNull(),
     at: at("at").notNull().defaultNow(),
@@ -116,9 +117,7 @@ export const providerCalls = pgTable(
   "provider_calls",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    transferId: uuid("transfer_id")
-      .notNull()
-      .references(() => transfers.id),
+    transferId: transferRef(),
     kind: text("kind").notNull(),
     at: at("at").notNull().defaultNow(),
     outcome: text("outcome").notNull(),
@@ -143,10 +142,8 @@ export const transferReturns = pgTable(
   "transfer_returns",
   {
     id: text("id").primaryKey(),
-    transferId: uuid("transfer_id")
-      .notNull()
-      .references(() => transfers.id),
-    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    transferId: transferRef(),
+    amountCents: cents("amount_cents").notNull(),
     reason: text("reason").notNull(),
     /** When the provider says the money came back. */
     returnedAt: at("returned_at").notNull(),
