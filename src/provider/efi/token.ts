@@ -1,6 +1,8 @@
 // Efí's OAuth2 client_credentials token (`POST /oauth/token`, Basic client_id:client_secret),
 // cached per isolate until shortly before it expires, so a burst of sagas asks for one token,
 // not one each. A 401 from the API invalidates it (the adapter then asks once more).
+
+import { settledWithin } from "../../lib/within.ts";
 import type { ProviderExchange } from "../classify.ts";
 import { isCredentialsRefusal, parseBody, usableAnswer } from "../classify.ts";
 import { exchangeOnce, type Fetcher } from "../http-exchange.ts";
@@ -92,18 +94,6 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
 
 /** Beyond the token call's own timeout, before a waiter stops waiting for another's request. */
 const sharedWaitMarginMs = 1_000;
-
-async function settledWithin<T>(promise: Promise<T>, waitMs: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), waitMs);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function tokenRequest(options: TokenClientOptions) {
   const basic = btoa(`${options.clientId}:${options.clientSecret}`);

@@ -1,8 +1,7 @@
 // Sends one sandbox webhook in Efí's shape to our own /webhooks/efi/pix, as Efí does with a
 // skip-mTLS registration: the secret in `?hmac=`, and from Efí's address (the first of
 // EFI_WEBHOOK_IPS, when set). Same bounds and retry schedule as the generic delivery.
-import { exports } from "cloudflare:workers";
-import { type WebhookDeliveryResult, webhookDeliveryTimeoutMs, withDeadline } from "./webhook-delivery.ts";
+import { postToWorker, type WebhookDeliveryResult } from "./webhook-delivery.ts";
 
 /** Through the loopback binding: the host is never resolved. */
 export const sandboxEfiWebhookUrl = "http://sandbox.internal/webhooks/efi/pix";
@@ -13,19 +12,10 @@ export async function deliverEfiWebhook(input: {
   item: Record<string, unknown>;
 }): Promise<WebhookDeliveryResult> {
   if (input.hmac === undefined || input.hmac === "") return { delivered: false, httpStatus: null, error: "EFI_WEBHOOK_HMAC is empty" };
-  try {
-    const url = new URL(sandboxEfiWebhookUrl);
-    url.searchParams.set("hmac", input.hmac);
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    const efiIp = (input.allowedIps ?? "").split(",")[0]?.trim() ?? "";
-    if (efiIp !== "") headers["cf-connecting-ip"] = efiIp;
-    const request = new Request(url, { method: "POST", headers, body: JSON.stringify({ pix: [input.item] }) });
-    const response = await withDeadline(exports.default.fetch(request), webhookDeliveryTimeoutMs);
-    if (response === null) return { delivered: false, httpStatus: null, error: `timeout after ${webhookDeliveryTimeoutMs} ms` };
-    await response.body?.cancel();
-    if (response.ok) return { delivered: true, httpStatus: response.status };
-    return { delivered: false, httpStatus: response.status, error: `http_${response.status}` };
-  } catch (error) {
-    return { delivered: false, httpStatus: null, error: error instanceof Error ? error.message : String(error) };
-  }
+  const url = new URL(sandboxEfiWebhookUrl);
+  url.searchParams.set("hmac", input.hmac);
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const efiIp = (input.allowedIps ?? "").split(",")[0]?.trim() ?? "";
+  if (efiIp !== "") headers["cf-connecting-ip"] = efiIp;
+  return postToWorker(new Request(url, { method: "POST", headers, body: JSON.stringify({ pix: [input.item] }) }));
 }

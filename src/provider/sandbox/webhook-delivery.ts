@@ -2,6 +2,7 @@
 // decides when to try again. Retries are bounded: a receiver that keeps failing is given up on,
 // which the saga survives because it polls the provider anyway.
 import { exports } from "cloudflare:workers";
+import { settledWithin } from "../../lib/within.ts";
 import { firstWebhookSecret, signWebhook } from "../webhook-signature.ts";
 
 /** Through the loopback binding: the host is never resolved. */
@@ -47,24 +48,21 @@ export async function deliverWebhook(input: { secrets: string; webhookId: string
       },
       body: input.body,
     });
-    const response = await withDeadline(exports.default.fetch(request), webhookDeliveryTimeoutMs);
+    return await postToWorker(request);
+  } catch (error) {
+    return { delivered: false, httpStatus: null, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** One delivery attempt to this Worker through the loopback, bounded by webhookDeliveryTimeoutMs. */
+export async function postToWorker(request: Request): Promise<WebhookDeliveryResult> {
+  try {
+    const response = await settledWithin(exports.default.fetch(request), webhookDeliveryTimeoutMs);
     if (response === null) return { delivered: false, httpStatus: null, error: `timeout after ${webhookDeliveryTimeoutMs} ms` };
     await response.body?.cancel();
     if (response.ok) return { delivered: true, httpStatus: response.status };
     return { delivered: false, httpStatus: response.status, error: `http_${response.status}` };
   } catch (error) {
     return { delivered: false, httpStatus: null, error: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-export async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T | null> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }
