@@ -4,16 +4,17 @@
 // process of the stack (postgres, wrangler, workerd) at once, starts the receiver, restarts the
 // stack on the same data, and requires every event of every transfer to arrive: signed (checked
 // with the official standardwebhooks package), in order, acknowledged once per sequence.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { startEventReceiver } from "./lib/event-receiver.ts";
 import { freePort, isPortFree } from "./lib/free-port.ts";
+import { jsonCall } from "./lib/json-call.ts";
 import { mintAccountToken } from "./lib/jwt.ts";
+import { spawnNpmStart, waitForReadyLine } from "./lib/npm-start.ts";
 import { descendantsOf, listProcesses } from "./lib/proc-table.ts";
 import { stopGroup } from "./lib/process-group.ts";
 
@@ -29,67 +30,34 @@ const opsToken = "crash-test-ops-token-0123456789abcdef";
 const log = (line: string): void => console.log(`[events-crash] ${line}`);
 
 function startStack(port: number, dataDir: string, eventsUrl: string): { child: ChildProcess; ready: Promise<void> } {
-  const npmCli = process.env.npm_execpath;
-  const [command, args] = npmCli ? [process.execPath, [npmCli, "start"]] : ["npm", ["start"]];
-  const child = spawn(command, args, {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PIX_DATA_DIR: dataDir,
-      EVENTS_URL: eventsUrl,
-      EVENTS_SECRET: eventsSecret,
-      EVENTS_RETRY_FIRST_MS: "200",
-      JWT_SECRET: jwtSecret,
-      OPS_TOKEN: opsToken,
-      SAGA_FIRST_CHECK_MS: "300",
-      SANDBOX_CONFIRM_MS: "100",
-    },
+  const child = spawnNpmStart(root, {
+    PORT: String(port),
+    PIX_DATA_DIR: dataDir,
+    EVENTS_URL: eventsUrl,
+    EVENTS_SECRET: eventsSecret,
+    EVENTS_RETRY_FIRST_MS: "200",
+    JWT_SECRET: jwtSecret,
+    OPS_TOKEN: opsToken,
+    SAGA_FIRST_CHECK_MS: "300",
+    SANDBOX_CONFIRM_MS: "100",
   });
-  const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("npm start printed no ready line")), readyTimeoutMs);
-    const onLine = (line: string): void => {
-      if (process.env.EVENTS_CRASH_VERBOSE === "1" || /error|fail/i.test(line)) console.log(`  | ${line}`);
-      if (/^ready: /.test(line)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    if (child.stdout) createInterface({ input: child.stdout }).on("line", onLine);
-    if (child.stderr) createInterface({ input: child.stderr }).on("line", onLine);
-    child.once("exit", (code, signal) => reject(new Error(`npm start exited before ready (${signal ?? `code ${code}`})`)));
-  });
+  const ready = waitForReadyLine(child, readyTimeoutMs, (line) => {
+    if (process.env.EVENTS_CRASH_VERBOSE === "1" || /error|fail/i.test(line)) console.log(`  | ${line}`);
+  }).then(() => undefined);
   return { child, ready };
-}
-
-async function api<T>(
-  base: string,
-  method: string,
-  urlPath: string,
-  token: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<T> {
-  const response = await fetch(`${base}${urlPath}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
 }
 
 async function makeTransfers(base: string): Promise<string[]> {
   const accountId = `crash-${Date.now()}`;
-  await api(base, "PUT", `/ops/accounts/${accountId}`, opsToken);
-  await api(base, "POST", `/ops/accounts/${accountId}/credits`, opsToken, { amount_cents: 100_000, idempotency_key: `seed-${accountId}` });
+  await jsonCall(base, "PUT", `/ops/accounts/${accountId}`, opsToken);
+  await jsonCall(base, "POST", `/ops/accounts/${accountId}/credits`, opsToken, {
+    amount_cents: 100_000,
+    idempotency_key: `seed-${accountId}`,
+  });
   const token = mintAccountToken(accountId, jwtSecret, 3600);
   const ids: string[] = [];
   for (let i = 0; i < transfersCount; i += 1) {
-    const created = await api<{ id: string }>(
+    const created = await jsonCall<{ id: string }>(
       base,
       "POST",
       "/v1/transfers",
@@ -102,7 +70,7 @@ async function makeTransfers(base: string): Promise<string[]> {
   // Every saga completes (4 events each), none of which can be delivered yet.
   const deadline = Date.now() + 60_000;
   for (const id of ids) {
-    while ((await api<{ state: string }>(base, "GET", `/v1/transfers/${id}`, token)).state !== "completed") {
+    while ((await jsonCall<{ state: string }>(base, "GET", `/v1/transfers/${id}`, token)).state !== "completed") {
       if (Date.now() > deadline) throw new Error(`transfer ${id} did not complete`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }

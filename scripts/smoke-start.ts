@@ -2,14 +2,14 @@
 // `ready: <url>` with /healthz at 200, and after a Ctrl-C (SIGINT to its whole process group,
 // as a terminal sends it) exit and leave no process behind: no postgres, wrangler or workerd.
 // It runs on a free port with its own data directory, so it never touches the dev database.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { freePort, isPortFree } from "./lib/free-port.ts";
+import { spawnNpmStart, waitForReadyLine } from "./lib/npm-start.ts";
 import { descendantsOf, listProcesses, type ProcessEntry, processKey, stillRunning } from "./lib/proc-table.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -24,39 +24,6 @@ const started = new Map<string, string>();
 
 function recordDescendants(rootPid: number): void {
   for (const entry of descendantsOf(rootPid, listProcesses())) started.set(processKey(entry), entry.commandLine);
-}
-
-function spawnNpmStart(port: number, dataDir: string): ChildProcess {
-  // npm_execpath is the npm running this script; fall back to PATH when run directly.
-  const npmCli = process.env.npm_execpath;
-  const [command, args] = npmCli ? [process.execPath, [npmCli, "start"]] : ["npm", ["start"]];
-  return spawn(command, args, {
-    cwd: root,
-    // Its own process group, like a terminal's foreground job, so SIGINT can go to all of it.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(port), PIX_DATA_DIR: dataDir },
-  });
-}
-
-function waitForReadyLine(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "ready:" line within ${readyTimeoutMs} ms`)), readyTimeoutMs);
-    const onLine = (line: string): void => {
-      console.log(`  | ${line}`);
-      const match = /^ready: (http\S+)/.exec(line);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    if (child.stdout) createInterface({ input: child.stdout }).on("line", onLine);
-    if (child.stderr) createInterface({ input: child.stderr }).on("line", onLine);
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited before ready (${signal ?? `code ${code}`})`));
-    });
-  });
 }
 
 function waitForExit(child: ChildProcess): Promise<number | string> {
@@ -88,12 +55,12 @@ function requireStarted(pattern: RegExp, what: string): void {
 
 async function smoke(port: number, dataDir: string): Promise<void> {
   const startedAtMs = Date.now();
-  const child = spawnNpmStart(port, dataDir);
+  const child = spawnNpmStart(root, { PORT: String(port), PIX_DATA_DIR: dataDir });
   const childPid = child.pid;
   if (childPid === undefined) throw new Error("could not spawn npm start");
   const snapshots = setInterval(() => recordDescendants(childPid), snapshotIntervalMs);
   try {
-    const url = await waitForReadyLine(child);
+    const url = await waitForReadyLine(child, readyTimeoutMs, (line) => console.log(`  | ${line}`));
     log(`ready after ${Date.now() - startedAtMs} ms: ${url}`);
     if (url !== `http://127.0.0.1:${port}`) throw new Error(`ready line names ${url}, expected http://127.0.0.1:${port}`);
     const health = await fetch(`${url}/healthz`);

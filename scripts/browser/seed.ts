@@ -1,6 +1,7 @@
 // Test data through the public APIs, as operators and the mobile app create it: an account,
 // a credit, and transfers (signed in with an HS256 client JWT) followed to their final states.
 import { randomUUID } from "node:crypto";
+import { jsonCall } from "../lib/json-call.ts";
 import { mintAccountToken } from "../lib/jwt.ts";
 
 const pollIntervalMs = 200;
@@ -36,15 +37,8 @@ export class Api {
     this.secrets = secrets;
   }
 
-  async call<T>(method: string, urlPath: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-    const response = await fetch(`${this.baseUrl}${urlPath}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
-      body: body === undefined ? null : JSON.stringify(body),
-    });
-    const text = await response.text();
-    if (!response.ok) throw new Error(`${method} ${urlPath} answered ${response.status}: ${text}`);
-    return JSON.parse(text) as T;
+  call<T>(method: string, urlPath: string, token: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+    return jsonCall<T>(this.baseUrl, method, urlPath, token, body, headers);
   }
 
   async fundedAccount(accountId: string, amountCents: number): Promise<void> {

@@ -1,13 +1,13 @@
 // The system under test: a real `npm start` on a free port with a throwaway data directory and
 // short saga timings, its output kept in a log file. Stopping it is a Ctrl-C to its process
 // group, then a check that nothing it started (postgres, wrangler, workerd) is still running.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { freePort } from "../lib/free-port.ts";
+import { spawnNpmStart, waitForReadyLine } from "../lib/npm-start.ts";
 import { descendantsOf, listProcesses, type ProcessEntry, processKey, stillRunning } from "../lib/proc-table.ts";
 import { groupAlive } from "../lib/process-group.ts";
 
@@ -19,26 +19,6 @@ export interface Stack {
   baseUrl: string;
   /** Stops everything; returns what went wrong (empty when it stopped cleanly). */
   stop(): Promise<string[]>;
-}
-
-function waitForReady(child: ChildProcess, onLine: (line: string) => void): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start printed no "ready:" line within ${readyTimeoutMs} ms`)), readyTimeoutMs);
-    const read = (line: string): void => {
-      onLine(line);
-      const match = /^ready: (http\S+)/.exec(line);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    if (child.stdout) createInterface({ input: child.stdout }).on("line", read);
-    if (child.stderr) createInterface({ input: child.stderr }).on("line", read);
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited before ready (${signal ?? `code ${code}`})`));
-    });
-  });
 }
 
 function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
@@ -56,15 +36,7 @@ export async function startStack(root: string, environment: Record<string, strin
   const dataDir = await mkdtemp(path.join(tmpdir(), "pix-browser-"));
   const port = await freePort();
   const log = createWriteStream(logPath);
-  const npmCli = process.env.npm_execpath;
-  const [command, args] = npmCli ? [process.execPath, [npmCli, "start"]] : ["npm", ["start"]];
-  const child = spawn(command, args, {
-    cwd: root,
-    // Its own process group, so one signal reaches npm, the start script and all it spawned.
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...environment, PORT: String(port), PIX_DATA_DIR: dataDir },
-  });
+  const child = spawnNpmStart(root, { ...environment, PORT: String(port), PIX_DATA_DIR: dataDir });
   const groupId = child.pid;
   if (groupId === undefined) throw new Error("could not spawn npm start");
   const started = new Map<string, ProcessEntry>();
@@ -106,7 +78,7 @@ export async function startStack(root: string, environment: Record<string, strin
   };
 
   try {
-    const baseUrl = await waitForReady(child, (line) => log.write(`${line}\n`));
+    const baseUrl = await waitForReadyLine(child, readyTimeoutMs, (line) => log.write(`${line}\n`));
     return { baseUrl, stop };
   } catch (error) {
     await stop();
