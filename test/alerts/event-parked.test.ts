@@ -7,6 +7,7 @@ import { pumpEvents } from "../../src/events/pump.ts";
 import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
 import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
 import { fundedAccount } from "../support/api.ts";
+import { alertReceiver, captureLogs } from "../support/logs.ts";
 import { filePool } from "../support/pool-test.ts";
 import { openWithoutObject } from "../support/saga.ts";
 
@@ -17,9 +18,7 @@ const eventsSecret = "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=";
 
 describe("a parked event is alerted", () => {
   it("POSTs transfer.event_parked, signed with OPS_ALERT_SECRET, to OPS_ALERT_URL when the pump parks an event", async () => {
-    const lines: string[] = [];
-    vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
-    vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
+    const lines = captureLogs();
     const saga = await openWithoutObject(pool, await fundedAccount(10_000), 1_000);
     const refusing = async () => new Response("down for maintenance", { status: 503 });
     const ports = {
@@ -33,24 +32,12 @@ describe("a parked event is alerted", () => {
     const parked = await pumpEvents({ ...ports, nowMs: () => Date.now() + eventDeliveryWindowMs + 1 }, saga.id);
     if (parked.parkedEventId === null) throw new Error("the event was not parked");
 
-    const alerts: Request[] = [];
-    const scheduled: Promise<unknown>[] = [];
-    noticeEventParked(
-      { ...env, OPS_ALERT_URL: "https://alerts.example/hook" },
-      {
-        waitUntil: (p) => void scheduled.push(p),
-        fetcher: async (request) => {
-          alerts.push(request);
-          return new Response(null, { status: 204 });
-        },
-      },
-      saga.id,
-      parked.parkedEventId,
-    );
-    await Promise.all(scheduled);
+    const receiver = alertReceiver();
+    noticeEventParked({ ...env, OPS_ALERT_URL: "https://alerts.example/hook" }, receiver.runtime, saga.id, parked.parkedEventId);
+    await receiver.settled();
 
-    expect(alerts).toHaveLength(1);
-    const alert = alerts[0] as Request;
+    expect(receiver.received).toHaveLength(1);
+    const alert = receiver.received[0] as Request;
     expect(alert.url).toBe("https://alerts.example/hook");
     expect(alert.headers.get("webhook-id")).toBe(`alert_event_parked_${parked.parkedEventId}`);
     const rawBody = new Uint8Array(await alert.arrayBuffer());

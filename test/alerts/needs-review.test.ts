@@ -6,36 +6,17 @@ import { needsReviewEvent, noticeNeedsReview } from "../../src/alerts/needs-revi
 import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { captureLogs } from "../support/logs.ts";
+import { submittedRecord } from "../support/saga.ts";
 
-const submitted: SagaRecord = {
+const submitted = submittedRecord({
   id: "0b6f3c9e-6a3e-4c1e-9a53-0d8f1d7c2b11",
   accountId: "acct-alerts",
   amountCents: 7_500,
   pixKey: "processing@sandbox.test",
-  pixKeyType: "email",
-  description: null,
-  state: "submitted",
-  endToEndId: null,
   checksMade: 5,
-  sendAttempts: 1,
-  lastSentAtMs: 1_800_000_000_000,
-  nextCheckAtMs: 1_800_000_001_000,
-  deadlineAtMs: 1_800_000_004_000,
-  createdAtMs: 1_800_000_000_000,
-  returnedCents: 0,
-  scheduledFor: null,
-  shortRuns: 0,
-  completedAtMs: null,
-  returnIds: [],
-};
+});
 const inReview: SagaRecord = { ...submitted, state: "needs_review", nextCheckAtMs: null };
-
-function captureLogs(): string[] {
-  const lines: string[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
-  vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
-  return lines;
-}
 
 afterEach(() => vi.restoreAllMocks());
 

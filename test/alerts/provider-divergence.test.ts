@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { noticeProviderDivergence, providerDivergenceEvent } from "../../src/alerts/provider-divergence.ts";
 import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
 import type { RunJson } from "../../src/reconciliation/store.ts";
+import { alertReceiver } from "../support/logs.ts";
 
 const clean: RunJson = {
   run_id: "41",
@@ -41,27 +42,16 @@ describe("noticeProviderDivergence", () => {
     const lines: string[] = [];
     vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
     vi.spyOn(console, "log").mockImplementation(() => undefined);
-    const received: Request[] = [];
-    const scheduled: Promise<unknown>[] = [];
-    noticeProviderDivergence(
-      { ...env, OPS_ALERT_URL: "https://alerts.example/hook" },
-      {
-        waitUntil: (p) => void scheduled.push(p),
-        fetcher: async (request) => {
-          received.push(request);
-          return new Response(null, { status: 204 });
-        },
-      },
-      divergent,
-    );
+    const receiver = alertReceiver();
+    noticeProviderDivergence({ ...env, OPS_ALERT_URL: "https://alerts.example/hook" }, receiver.runtime, divergent);
     expect(JSON.parse(lines[0] ?? "{}")).toMatchObject({
       event: providerDivergenceEvent,
       run_id: "41",
       divergences: 1,
       kinds: ["paid_after_release"],
     });
-    await Promise.all(scheduled);
-    const request = received[0];
+    await receiver.settled();
+    const request = receiver.received[0];
     if (request === undefined) throw new Error("no alert sent");
     const body = await request.text();
     expect(JSON.parse(body)).toMatchObject({

@@ -4,8 +4,7 @@
 // alerts, and hands the transfer to a person at its deadline, never funds_reserved forever.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { noticeProviderMisconfigured, providerMisconfiguredEvent } from "../../src/alerts/provider-misconfigured.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
@@ -17,61 +16,21 @@ import { advance } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import type { ProviderCallRecord } from "../../src/transfers/store.ts";
 import { fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
+import { alertReceiver, captureLogs } from "../support/logs.ts";
+import { filePool } from "../support/pool-test.ts";
+import { ledgerFootprint, openWithoutObject, submittedRecord } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(2);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 afterEach(() => vi.restoreAllMocks());
 
-const saga: SagaRecord = {
+const saga = submittedRecord({
   id: "5d1f0b8e-2c4a-4f7e-9b1d-3e6a8c0f2a10",
   accountId: "acct-misconfigured",
   amountCents: 1_000,
   pixKey: "ana@example.com",
-  pixKeyType: "email",
-  description: null,
-  state: "submitted",
-  endToEndId: null,
   checksMade: 0,
-  sendAttempts: 1,
-  lastSentAtMs: 1_800_000_000_000,
-  nextCheckAtMs: 1_800_000_001_000,
-  deadlineAtMs: 1_800_000_004_000,
-  createdAtMs: 1_800_000_000_000,
-  returnedCents: 0,
-  completedAtMs: null,
-  returnIds: [],
-  scheduledFor: null,
-  shortRuns: 0,
-};
+});
 const refusedCall: ProviderCallRecord = { kind: "send", outcome: "unknown:token_http_401", httpStatus: 401, detail: null, durationMs: 12 };
-
-function captureLogs(): string[] {
-  const lines: string[] = [];
-  vi.spyOn(console, "log").mockImplementation((line: unknown) => void lines.push(String(line)));
-  vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
-  return lines;
-}
-
-/** An alert receiver of the test's own: what noticeProviderMisconfigured POSTed. */
-function alertReceiver() {
-  const received: Request[] = [];
-  const scheduled: Promise<unknown>[] = [];
-  const runtime = {
-    waitUntil: (p: Promise<unknown>) => void scheduled.push(p),
-    fetcher: async (request: Request) => {
-      received.push(request);
-      return new Response(null, { status: 204 });
-    },
-  };
-  return { received, runtime, settled: () => Promise.all(scheduled) };
-}
 
 describe("noticeProviderMisconfigured", () => {
   it("logs the alert and sends nothing when OPS_ALERT_URL is unset", () => {

@@ -2,15 +2,15 @@
 // kind of bad token with 401, a valid token of an unknown account gets 403, another account's
 // transfer is a 404 like no transfer at all, and client and operator credentials never cross.
 import { env } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { balanceSchema, transferSchema } from "../../src/http/schemas.ts";
 import { assembleToken, asymmetricToken, generateSigningKey, hs256Token, nowSeconds } from "../http/jwt-fixtures.ts";
-import { call, clientHeaders, clientToken, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
-import { emptyAccount, expectJson, expectProblem, footprint, validTransfer } from "./helpers.ts";
+import { call, clientHeaders, clientToken, opsHeaders } from "../support/api.ts";
+import { uniqueAccountId } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
+import { accountWithFinishedTransfer, emptyAccount, expectJson, expectProblem, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 const secret = env.JWT_SECRET ?? "";
 
@@ -78,11 +78,8 @@ let owner: string;
 let ownersTransferId: string;
 
 beforeAll(async () => {
-  owner = await fundedAccount(100_000);
-  const created = await createTransfer(owner, validTransfer);
-  ownersTransferId = (await expectJson(created, 202, transferSchema)).id;
   // Settled first, so the footprint checks below see only what the requests under test write.
-  await waitForFinalState(owner, ownersTransferId);
+  ({ accountId: owner, transferId: ownersTransferId } = await accountWithFinishedTransfer());
 });
 
 describe("client routes (/v1)", () => {

@@ -1,14 +1,14 @@
 // POST /v1/br-codes/preview (CONTRACT §2): a static code read as it is, a dynamic one as the
 // sandbox provider resolves it; bad codes are 400 /invalid-br-code; nothing is ever written.
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { brCodePreviewSchema } from "../../src/http/schemas.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode, withWrongCrc } from "../support/br-codes.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
+import { uniqueAccountId } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 async function preview(accountId: string, body: unknown): Promise<Response> {
   return call("/v1/br-codes/preview", { method: "POST", headers: await clientHeaders(accountId), body: JSON.stringify(body) });

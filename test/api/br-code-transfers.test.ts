@@ -1,15 +1,14 @@
 // Paying a Pix Copia e Cola through POST /v1/transfers (CONTRACT §2): a static code pays its key
 // with its amount, a dynamic one is resolved by the sandbox provider first; bad codes and
 // amounts that disagree are 400 and write nothing; the resource shows the code.
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transferSchema } from "../../src/http/schemas.ts";
 import { call, clientHeaders, fundedAccount, getBalance, sandboxPayment, waitForFinalState } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode, withWrongCrc } from "../support/br-codes.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 const startCents = 100_000;
 const cpfCode = staticBrCode({ pixKey: "10000000108", pixKeyType: "cpf", amountCents: 1_990 });

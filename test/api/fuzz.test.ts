@@ -3,16 +3,15 @@
 // writes nothing. Accounts have no money, so an accepted body ends at once (insufficient
 // funds) and sends nothing to the provider.
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { problemSchema, transferSchema } from "../../src/http/schemas.ts";
 import { pixKeyTypes } from "../../src/lib/ids.ts";
 import { call, clientHeaders } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { emptyAccount, footprint } from "./helpers.ts";
 import { rateLimitConfig } from "./wrangler-config.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 /** Requests per account, well inside the rate limit, so every answer is about the body. */
 const requestsPerAccount = Math.floor(rateLimitConfig("TRANSFER_RATE_LIMIT").limit / 2);

@@ -5,8 +5,8 @@ import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import type { z } from "zod";
 import { type ProblemSlug, problemTypeUri } from "../../src/http/problem.ts";
-import { problemSchema } from "../../src/http/schemas.ts";
-import { call, opsHeaders } from "../support/api.ts";
+import { problemSchema, transferSchema } from "../../src/http/schemas.ts";
+import { call, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 
 export type Problem = z.infer<typeof problemSchema>;
@@ -83,3 +83,11 @@ export async function emptyAccount(prefix = "api"): Promise<string> {
 }
 
 export const validTransfer = { amount_cents: 2_500, pix_key: "100.000.001-08", pix_key_type: "cpf", description: "aluguel" } as const;
+
+/** A funded account whose one valid transfer has ended, so it writes nothing more: routes that read a transfer need one. */
+export async function accountWithFinishedTransfer(): Promise<{ accountId: string; transferId: string }> {
+  const accountId = await fundedAccount(100_000);
+  const transferId = (await expectJson(await createTransfer(accountId, validTransfer), 202, transferSchema)).id;
+  await waitForFinalState(accountId, transferId);
+  return { accountId, transferId };
+}

@@ -1,15 +1,14 @@
 // The Idempotency-Key matrix of POST /v1/transfers (CONTRACT §2): replays are byte-identical,
 // a reused key with another body is 422, keys are per account, malformed keys are 400, and
 // concurrent requests with one key create exactly one transfer.
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { idempotencyKeyLengthMax } from "../../src/http/idempotency-key.ts";
 import { transferSchema } from "../../src/http/schemas.ts";
 import { call, clientHeaders, createTransfer, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 async function post(accountId: string, body: unknown, idempotencyKey?: string): Promise<Response> {
   const extra: Record<string, string> = idempotencyKey === undefined ? {} : { "idempotency-key": idempotencyKey };

@@ -5,13 +5,12 @@
 // until the test aborts every object.
 import { abortAllDurableObjects } from "cloudflare:test";
 import type { PoolClient } from "@neondatabase/serverless";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectProblem, validTransfer } from "./helpers.ts";
 
-const pool = testPool(3);
-afterAll(() => pool.end());
+const pool = filePool(3);
 
 /** Backends of saga objects waiting on a lock right now. */
 async function sagaLockWaiters(): Promise<number[]> {

@@ -1,7 +1,7 @@
 // Operator routes through the whole Worker (CONTRACT §5): accounts, idempotent credits, the
 // transfer queue with its filters, one transfer's story with its evidence, reconciliation,
 // resolve and sweep.
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   balanceSchema,
   opsTransferListSchema,
@@ -11,11 +11,11 @@ import {
   transferStorySchema,
 } from "../../src/http/schemas.ts";
 import { call, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
+import { uniqueAccountId } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { emptyAccount, expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 function ops(path: string, init: { method?: string; body?: unknown } = {}): Promise<Response> {
   return call(path, {

@@ -1,22 +1,15 @@
 // GET /v1/pix-keys/:key?type= (CONTRACT §2): the owner masked, 404 for a key nobody holds, 400 for
 // a bad key or type (nothing spent), 429 with Retry-After past the budget.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pixKeyOwnerSchema } from "../../src/http/schemas.ts";
 import { lookupBudgetAt } from "../../src/lookup/budget.ts";
 import { lookUpPixKey } from "../../src/lookup/look-up.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(2);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 
 async function lookUp(accountId: string, key: string, query: string): Promise<Response> {
   return call(`/v1/pix-keys/${encodeURIComponent(key)}${query}`, { headers: await clientHeaders(accountId) });

@@ -2,14 +2,13 @@
 // key get the replay or 409; the README promises the replay). The account is kept busy
 // deterministically: the test holds its row lock, as another transfer's open transaction would.
 import type { PoolClient } from "@neondatabase/serverless";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transferSchema } from "../../src/http/schemas.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { validTransfer } from "./helpers.ts";
 
-const pool = testPool(3);
-afterAll(() => pool.end());
+const pool = filePool(3);
 
 const replayCount = 8;
 const waitStepMs = 10;

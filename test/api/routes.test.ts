@@ -2,26 +2,22 @@
 // §3, §5), and what the edge answers on its own: 404 for unknown paths, 405 with Allow for a
 // wrong method, 413 for bodies over 16 KiB, X-Request-Id on everything.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { maxBodyBytes } from "../../src/http/body-limit.ts";
 import { sandboxPaymentListSchema, sandboxPaymentSchema } from "../../src/http/sandbox-schemas.ts";
 import { balanceSchema, healthSchema, transferPageSchema, transferSchema, webhookAckSchema } from "../../src/http/schemas.ts";
 import worker from "../../src/worker.ts";
 import { call, clientHeaders, createTransfer, fundedAccount, opsHeaders, signedWebhook, waitForFinalState } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { expectJson, expectProblem, footprint, validTransfer } from "./helpers.ts";
+import { filePool } from "../support/pool-test.ts";
+import { accountWithFinishedTransfer, expectJson, expectProblem, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 let accountId: string;
 let transferId: string;
 
 beforeAll(async () => {
-  accountId = await fundedAccount(100_000);
-  const created = await createTransfer(accountId, validTransfer);
-  transferId = (await expectJson(created, 202, transferSchema)).id;
-  await waitForFinalState(accountId, transferId);
+  ({ accountId, transferId } = await accountWithFinishedTransfer());
 });
 
 describe("GET /healthz", () => {

@@ -1,7 +1,7 @@
 // Scheduled transfers through the public API (CONTRACT §2): scheduling holds nothing and checks
 // no rule, a scheduled transfer can be canceled (then never again), nothing else can, and a
 // date that is not after today or more than a year ahead is refused writing nothing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { opsTransferListSchema, transferSchema } from "../../src/http/schemas.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import {
@@ -14,15 +14,12 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { eventChecks } from "../support/event-invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 
 let tomorrow: string;
 beforeAll(() => {

@@ -3,16 +3,14 @@
 // error handler's 500, and a fault the runtime marks `retryable` is tried once more. The Worker's
 // handler is called with the test bindings and a saga namespace whose stubs fail as told.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import worker from "../../src/worker.ts";
-import { clientHeaders, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { sandboxKeys } from "../support/faults.ts";
-import { openWithoutObject } from "../support/saga.ts";
+import { clientHeaders } from "../support/api.ts";
+import { filePool } from "../support/pool-test.ts";
+import { heldTransfer } from "../support/saga.ts";
 import { expectProblem } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 /** The saga namespace whose stubs' fetch() throws each of `failures` in turn, then reaches the real object. */
 function failingStreams(failures: readonly Error[]): { env: Env; attempts: () => number } {
@@ -44,15 +42,9 @@ async function openStreamWith(testEnv: Env, accountId: string, transferId: strin
   return response;
 }
 
-async function heldTransfer(): Promise<{ accountId: string; id: string }> {
-  const accountId = await fundedAccount(10_000);
-  const saga = await openWithoutObject(pool, accountId, 1_000, sandboxKeys.silent.pix_key);
-  return { accountId, id: saga.id };
-}
-
 describe("an object reset while GET /v1/transfers/:id/events opens the stream", () => {
   it("answers 503 problem+json with Retry-After, and tries an unflagged fault only once", async () => {
-    const { accountId, id } = await heldTransfer();
+    const { accountId, id } = await heldTransfer(pool);
     const faulty = failingStreams([new Error("Durable Object reset because its code was updated.")]);
     const response = await openStreamWith(faulty.env, accountId, id);
     expect(response.headers.get("retry-after")).toBe("1");
@@ -61,7 +53,7 @@ describe("an object reset while GET /v1/transfers/:id/events opens the stream", 
   });
 
   it("retries a retryable fault once and streams the transfer", async () => {
-    const { accountId, id } = await heldTransfer();
+    const { accountId, id } = await heldTransfer(pool);
     const faulty = failingStreams([Object.assign(new Error("Network connection lost."), { retryable: true })]);
     const response = await openStreamWith(faulty.env, accountId, id);
     expect(response.status).toBe(200);

@@ -5,19 +5,18 @@
 // account involved.
 
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { controlProblem } from "../../src/lib/text.ts";
 import { csrfFor, getPage, login, postForm } from "../console/support.ts";
 import { personHeaders } from "../support/access.ts";
 import { call, clientHeaders, createTransfer, opsHeaders, signedWebhook } from "../support/api.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
+import { uniqueAccountId } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { emptyAccount, footprint, validTransfer } from "./helpers.ts";
 import { rateLimitConfig } from "./wrangler-config.ts";
 
-const pool: Pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 /** Pieces the strings are built from: ordinary text and every kind of trouble. */
 const pieces = [

@@ -3,20 +3,19 @@
 // before anything was sent is resolved with approve or not_sent, never sent.
 import { env } from "cloudflare:test";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { personHeaders } from "../support/access.ts";
 import { call, clientHeaders, createTransfer, fundedAccount, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 
 /** Above the anti-fraud threshold these transfers open with: a first Pix to a new key waits for a person. */
 const heldAmountCents = 2_000;
 const reviewAboveCents = 1_000;
 const clientCodes = [null, "funds_held", "review_cleared", "sent_to_provider", "under_review", "paid", "funds_released", "not_sent"];
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 /**
  * Opens a transfer through its saga object, as the route does, with a low anti-fraud threshold

@@ -1,14 +1,13 @@
 // Bad input to POST /v1/transfers, field by field (CONTRACT §2): each is a 400 problem+json
 // whose `errors` name the field, and nothing is written for the account.
 import { env } from "cloudflare:test";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { configuredOrThrow } from "../../src/config/isolate.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectValidationProblem, type Footprint, footprint, validTransfer } from "./helpers.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 const maxCents = configuredOrThrow(env).rules.per_transfer_cents;
 

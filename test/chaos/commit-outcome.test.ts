@@ -3,28 +3,18 @@
 // the next attempt finds it by looking it up (the guarded transfer_apply answers state_mismatch,
 // the ledger answers already_*, transfer_open answers the replay), never by doing it twice.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { call, fundedAccount, getBalance, opsHeaders, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { appConnections, clearDbFaults, dbFaultsInjected, injectDbFault, killSagaBackends, sandboxKeys } from "../support/faults.ts";
+import { appConnections, dbFaultsInjected, injectDbFault, killSagaBackends, sandboxKeys } from "../support/faults.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
 import { drain } from "./support/drain.ts";
 import { openWithoutObject as openWithoutObjectIn } from "./support/open.ts";
+import { faultedFilePool } from "./support/pool.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterEach(async () => {
-  await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = faultedFilePool(4);
 
 const amountCents = 2_000;
 const startCents = 10_000;

@@ -4,28 +4,18 @@
 // of it, and all of them drain once it ends. The time to drain is measured from its end. (A
 // send that times out in the recovery burst and never reaches the provider is released as
 // not_sent, as it must be; the test checks the provider never had it.)
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { appConnections, clearDbFaults, injectDbFault, sandboxKeys, tally } from "../support/faults.ts";
+import { appConnections, injectDbFault, sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries, retryDelayMsMax } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { resolveReviews } from "./support/operator.ts";
+import { faultedFilePool } from "./support/pool.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterEach(async () => {
-  await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = faultedFilePool(4);
 
 const sagasInFlight = scaled(20, 200);
 const outageMs = scaled(2_000, 30_000);

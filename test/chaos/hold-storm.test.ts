@@ -1,25 +1,18 @@
 // A hold storm: many transfers at once through the API, spread over accounts funded for only
 // part of them. Each account holds exactly what its balance covers, whatever the order; every
 // held transfer is paid once, and the rest are refused before reaching the provider.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(4);
 
 const transfers = scaled(100, 1_000);
 const accounts = scaled(10, 50);

@@ -1,12 +1,11 @@
 // A hot account: credits (new keys and repeated ones) and transfers (paid, rejected, refused)
 // all at once on one account row. Credits land once per key, holds never overspend, and the
 // final balance is exactly what was credited minus what was paid.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, fundedAccount, opsHeaders } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 import { serverErrorCounters } from "./support/answers.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
@@ -15,13 +14,7 @@ import { startWithRetries } from "./support/open.ts";
 import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(4);
 
 const creditCents = 700;
 const amountCents = 1_000;

@@ -2,23 +2,16 @@
 // replaying): one transfer, one hold, one payment. The same body gets the first answer byte for
 // byte; another body under the key gets 422; beyond the per-account rate limit, 429; a fault
 // (503 with Retry-After, the only 5xx allowed) is retried with the same key, as the contract asks of clients.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { sandboxKeys, tally } from "../support/faults.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { createWithRetries } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 const requests = scaled(40, 100);
 const body = { amount_cents: 2_500, ...sandboxKeys.happy };

@@ -1,21 +1,20 @@
 // The invariant checker must be able to fail: each invariant is broken on purpose, inside a
 // transaction that is rolled back (constraints and triggers dropped only there), and the
 // checker must name it. A checker that passes everything would make every chaos run green.
-import type { Pool, PoolClient } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { PoolClient } from "@neondatabase/serverless";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { transferReturnApply } from "../../src/transfers/returns.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { sandboxKeys } from "../support/faults.ts";
 import { checkInvariants, type InvariantId, type PaymentLookup, takeEntriesSnapshot } from "../support/invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let pool: Pool;
+const pool = filePool(3);
 let accountId: string;
 let completedId: string;
 let refusedId: string;
 beforeAll(async () => {
-  pool = testPool(3);
   accountId = await fundedAccount(5_000);
   const completed = await (await createTransfer(accountId, { amount_cents: 3_000, ...sandboxKeys.silent })).json<TransferJson>();
   completedId = (await waitForFinalState(accountId, completed.id)).id;
@@ -25,9 +24,6 @@ beforeAll(async () => {
   const refused = await (await createTransfer(accountId, { amount_cents: 9_000, ...sandboxKeys.silent })).json<TransferJson>();
   refusedId = refused.id;
   expect(refused.failure_reason).toBe("insufficient_funds");
-});
-afterAll(async () => {
-  await pool.end();
 });
 
 /** What the provider would say: paid for the completed transfer, and whatever a case adds. */

@@ -3,26 +3,19 @@
 // twice), sweeps, object crashes, provider outages, database faults at step boundaries and
 // operator decisions. After every command the invariants hold; after the run drains, every
 // transfer is completed exactly when the provider made its payment, and balances add up.
-import type { Pool } from "@neondatabase/serverless";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { clearDbFaults, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 import { initialFundsCents, modelCommands } from "./model/arbitraries.ts";
 import { accountIds, type Model, type Real, reckon, resolveModelReviews } from "./model/world.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(4);
 
 const numRuns = scaled(6, 40);
 const maxCommands = scaled(15, 40);

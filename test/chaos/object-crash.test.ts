@@ -3,12 +3,10 @@
 // again while transfers flow. A new instance resumes from its cached record and the database;
 // nothing is paid twice or settled twice.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rateLimitConfig } from "../api/wrangler-config.ts";
 import { fundedAccount, getBalance, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { abortObjects, clearDbFaults, injectDbFault, sagaConnectionPorts, sandboxKeys, silentKey, tally } from "../support/faults.ts";
+import { abortObjects, injectDbFault, sagaConnectionPorts, sandboxKeys, silentKey, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
@@ -16,18 +14,10 @@ import { createWithRetries } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { openWithoutObject } from "./support/open.ts";
 import { resolveReviews } from "./support/operator.ts";
+import { faultedFilePool } from "./support/pool.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterEach(async () => {
-  await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = faultedFilePool(4);
 
 const amountCents = 1_500;
 

@@ -4,24 +4,14 @@
 // relay does to the saga's statements, every transfer's events are exactly its history (I11),
 // and every return has its one transfer.returned event.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createTransfer, fundedAccount, type TransferJson } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { appConnections, clearDbFaults, dbFaultsInjected, injectDbFault, sandboxKeys } from "../support/faults.ts";
+import { appConnections, dbFaultsInjected, injectDbFault, sandboxKeys } from "../support/faults.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { drain } from "./support/drain.ts";
+import { faultedFilePool } from "./support/pool.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterEach(async () => {
-  await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = faultedFilePool(3);
 
 async function eventsAndHistory(transferId: string): Promise<{ events: string[]; history: string[] }> {
   const { rows } = await pool.query<{ events: string[]; history: string[] }>(

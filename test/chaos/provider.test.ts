@@ -4,19 +4,9 @@
 // ends where the contract says, or (when the outage swallowed its send) released as not_sent
 // with nothing paid; a contradiction is never taken as success or failure.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import {
-  clearDbFaults,
-  injectDbFault,
-  providerOutage,
-  type SandboxBehaviour,
-  sandboxBehaviours,
-  sandboxKeys,
-  tally,
-} from "../support/faults.ts";
+import { injectDbFault, providerOutage, type SandboxBehaviour, sandboxBehaviours, sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
@@ -24,18 +14,10 @@ import { createWithRetries } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { openWithoutObject } from "./support/open.ts";
 import { resolveReviews } from "./support/operator.ts";
+import { faultedFilePool } from "./support/pool.ts";
 import { scaled } from "./support/scale.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterEach(async () => {
-  await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = faultedFilePool(4);
 
 const amountCents = 1_200;
 const perBehaviour = scaled(2, 10);

@@ -1,23 +1,13 @@
 // Regressions for what the chaos suite found in the saga (docs/reliability.md, "Found").
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, fundedAccount, opsHeaders, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { clearDbFaults, injectDbFault, silentKey } from "../support/faults.ts";
+import { injectDbFault, silentKey } from "../support/faults.ts";
 import { drain } from "./support/drain.ts";
 import { openWithoutObject, startThroughObject } from "./support/open.ts";
+import { faultedFilePool } from "./support/pool.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterEach(async () => {
-  await clearDbFaults();
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = faultedFilePool(3);
 
 describe("found by chaos, fixed in transfer_apply", () => {
   it("an anti-fraud approval given after the deadline follows the normal path", async () => {

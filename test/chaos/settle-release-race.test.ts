@@ -3,13 +3,12 @@
 // a webhook-triggered status check races the deadline alarm (and an object crash) just as the
 // provider confirms; whichever wins, a paid transfer is never released.
 import { env, runInDurableObject } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { applyChange, type ProviderCallRecord } from "../../src/transfers/store.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { abortObjects, silentKey, tally } from "../support/faults.ts";
+import { filePool } from "../support/pool-test.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
@@ -18,13 +17,7 @@ import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
 import { sendWebhook } from "./support/webhooks.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(6);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(6);
 
 const amountCents = 1_000;
 /**

@@ -2,14 +2,13 @@
 // re-serialised ones are refused and poke nothing; replayed and lying ones are accepted, make
 // the saga ask the provider, and the provider's answer alone moves the transfer.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { providerFor } from "../../src/provider/select.ts";
 import { orderOf } from "../../src/saga-runtime/advance.ts";
 import { applyChange } from "../../src/transfers/store.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { tally } from "../support/faults.ts";
+import { filePool } from "../support/pool-test.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { openWithoutObject } from "./support/open.ts";
@@ -17,13 +16,7 @@ import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
 import { deliver, sendWebhook, signedWebhook, type WebhookStatus, type WebhookVariant, webhookPayload } from "./support/webhooks.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(4);
 
 const amountCents = 900;
 const rounds = scaled(1, 10);

@@ -3,18 +3,17 @@
 // the saga objects and the sweeper touch neither the provider nor the ledger. The Worker's own
 // bindings cannot change per test, so the handler is called with a production-like env object.
 import { createExecutionContext, env, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/http/openapi/document.ts";
 import { misconfiguredRetryMs, TransferSaga } from "../../src/saga-object.ts";
 import { sweep } from "../../src/sweeper.ts";
 import worker from "../../src/worker.ts";
 import { clientToken, fundedAccount, sandboxPayment } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { ledgerFootprint, openDefaults, openWithoutObject } from "../support/saga.ts";
 import { misconfigurations, productionEnv } from "./production-env.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 /** Every documented route (the sandbox's included), the console, and a path nobody serves. */
 const routes: { method: string; path: string }[] = [

@@ -1,14 +1,11 @@
 // Each console page renders for a signed-in operator with the facts it exists to show.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { transferReturnApply } from "../../src/transfers/returns.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 import { csrfFor, getPage, login, postForm } from "./support.ts";
 
-const pool = testPool(2);
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 
 let cookie: string;
 let accountId: string;

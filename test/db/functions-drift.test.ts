@@ -3,9 +3,8 @@
 // source file, and every source file's function exists. The files are written the way
 // pg_get_functiondef() prints a definition, so the only normalisation is what PostgreSQL does
 // not keep at all: the comment lines above the statement and the statement's closing `;`.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { testPool } from "../support/db.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { filePool } from "../support/pool-test.ts";
 
 const files = import.meta.glob<string>("../../drizzle/functions/*.sql", { query: "?raw", import: "default", eager: true });
 
@@ -18,19 +17,15 @@ function asPrinted(text: string): string {
   return `${lines.slice(first).join("\n").trimEnd().replace(/;$/, "")}\n`;
 }
 
-let pool: Pool;
+const pool = filePool(1);
 let live: Map<string, string>;
 beforeAll(async () => {
-  pool = testPool(1);
   const { rows } = await pool.query<{ name: string; definition: string }>(
     `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
       WHERE n.nspname = 'public' ORDER BY p.proname`,
   );
   live = new Map(rows.map((row) => [row.name, row.definition]));
-});
-afterAll(async () => {
-  await pool.end();
 });
 
 describe("SQL functions: drizzle/functions/ is what the database runs", () => {

@@ -3,17 +3,14 @@
 // fields, and values of every type the application reads come back as the Pool returns them.
 import { env } from "cloudflare:test";
 import { type NeonDbError, neon } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { httpDb } from "../../src/db/http.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { dbSettings } from "../../src/db/settings.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 
 const db: Queryable = httpDb({ ...dbSettings(env), applicationName: "pix-test" });
-const pool = testPool(1);
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(1);
 
 // A value of each kind the schema holds: timestamptz, int8, jsonb, text[], int[], bytea, bool,
 // numeric, NULL.

@@ -5,18 +5,12 @@
 // password that opened it.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createPool } from "../../src/db/pool.ts";
 import { dbSettings } from "../../src/db/settings.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let observer: Pool;
-beforeAll(() => {
-  observer = testPool(1);
-});
-afterAll(async () => {
-  await observer.end();
-});
+const observer = filePool(1);
 
 /** Its own application_name per test: the pool key is the whole startup message. */
 function appName(): string {

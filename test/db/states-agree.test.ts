@@ -2,21 +2,13 @@
 // transfer_transition_allowed, the state and failure CHECKs and the transfers_due predicate
 // say what states.ts says, and a transition it does not allow is refused by the database itself,
 // whoever writes it (transfer_apply called directly, or a bare history row).
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as ledger from "../../src/ledger/ledger.ts";
+import { describe, expect, it } from "vitest";
 import { canTransition, failureReasons, inFlightStates, type TransferState, transferStates } from "../../src/saga/states.ts";
 import { applyChange } from "../../src/transfers/store.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
-import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
+import { filePool } from "../support/pool-test.ts";
+import { ledgerAccount, ledgerFootprint, openWithoutObject, transferApplyDirectly } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(2);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 
 /** The quoted values of a CHECK or index predicate as PostgreSQL prints it: `'a'::text, ...`. */
 function listedValues(definition: string): string[] {
@@ -24,26 +16,8 @@ function listedValues(definition: string): string[] {
 }
 
 async function openTransfer(balanceCents: number): Promise<{ id: string; state: TransferState }> {
-  const accountId = uniqueAccountId();
-  await ledger.createAccount(pool, accountId);
-  if (balanceCents > 0) await ledger.credit(pool, accountId, `seed-${accountId}`, balanceCents);
-  const saga = await openWithoutObject(pool, accountId, 1_000);
+  const saga = await openWithoutObject(pool, await ledgerAccount(pool, balanceCents), 1_000);
   return { id: saga.id, state: saga.state };
-}
-
-/** transfer_apply as any SQL caller would call it, without the TypeScript assertion in front. */
-function applyDirectly(id: string, expected: TransferState, path: TransferState[], ledgerEffect: "settle" | "release" | null) {
-  const change = {
-    path,
-    ledger: ledgerEffect,
-    checks_made: 0,
-    next_check_at_ms: null,
-    last_sent_at_ms: null,
-    sent: false,
-    reason: "test",
-    actor: "saga",
-  };
-  return pool.query("SELECT transfer_apply($1, $2, $3::jsonb, NULL) AS result", [id, expected, JSON.stringify(change)]);
 }
 
 describe("the database's state machine is src/saga/states.ts", () => {
@@ -82,7 +56,7 @@ describe("an impossible transition is refused by the database", () => {
     const transfer = await openTransfer(10_000);
     expect(transfer.state).toBe("funds_reserved");
     // Settling straight from funds_reserved would skip the send.
-    await expect(applyDirectly(transfer.id, "funds_reserved", ["completed"], "settle")).rejects.toThrow(
+    await expect(transferApplyDirectly(pool, transfer.id, "funds_reserved", ["completed"], "settle")).rejects.toThrow(
       /transfer_history_transition_allowed/,
     );
     const { rows } = await pool.query<{ state: string }>("SELECT state FROM transfers WHERE id = $1", [transfer.id]);
@@ -97,13 +71,15 @@ describe("an impossible transition is refused by the database", () => {
 
   it("refuses a multi-hop path with one impossible hop, and any way out of a terminal state", async () => {
     const reserved = await openTransfer(10_000);
-    await expect(applyDirectly(reserved.id, "funds_reserved", ["submitted", "started"], null)).rejects.toThrow(
+    await expect(transferApplyDirectly(pool, reserved.id, "funds_reserved", ["submitted", "started"], null)).rejects.toThrow(
       /transfer_history_transition_allowed/,
     );
     const refused = await openTransfer(0);
     expect(refused.state).toBe("compensated");
     // Back into compensation: every other constraint holds (the failure reason is still due).
-    await expect(applyDirectly(refused.id, "compensated", ["compensating"], null)).rejects.toThrow(/transfer_history_transition_allowed/);
+    await expect(transferApplyDirectly(pool, refused.id, "compensated", ["compensating"], null)).rejects.toThrow(
+      /transfer_history_transition_allowed/,
+    );
     expect((await ledgerFootprint(pool, refused.id)).history).toEqual(["started", "compensated"]);
   });
 

@@ -2,15 +2,14 @@
 // qrcodes/detalhar and paid through PUT /v2/gn/pix/:idEnvio/qrcode, against the sandbox
 // speaking Efí; a static code goes down the key path. Money exact.
 import { env } from "cloudflare:workers";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { brCodePreviewSchema, transferSchema } from "../../src/http/schemas.ts";
 import { expectJson, expectProblem, footprint } from "../api/helpers.ts";
 import { call, clientHeaders, fundedAccount, getBalance, sandboxPayment, waitForFinalState } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode } from "../support/br-codes.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 
-const pool = testPool(2);
-afterAll(() => pool.end());
+const pool = filePool(2);
 
 const startCents = 100_000;
 

@@ -2,19 +2,9 @@
 // (`devolucoes[]`, DEVOLVIDO), its webhook to /webhooks/efi/pix after each return, and each
 // return credited once through the Efí adapter.
 import { describe, expect, it } from "vitest";
-import { createTransfer, fundedAccount, getBalance, getTransfer, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { finishedTransfer, fundedAccount, getBalance, waitForReturned } from "../support/api.ts";
 
 const startCents = 100_000;
-
-async function waitForReturned(accountId: string, id: string, cents: number, timeoutMs = 10_000): Promise<TransferJson> {
-  const giveUpAtMs = Date.now() + timeoutMs;
-  for (;;) {
-    const transfer = await getTransfer(accountId, id);
-    if (transfer.returned_cents >= cents) return transfer;
-    if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} has ${transfer.returned_cents} returned after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe("with PROVIDER=efi, returns reach the ledger once", () => {
   it.each([
@@ -29,8 +19,7 @@ describe("with PROVIDER=efi, returns reach the ledger once", () => {
     },
   ])("$key", async ({ key, amountCents, expected }) => {
     const accountId = await fundedAccount(startCents);
-    const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: key, pix_key_type: "email" });
-    const completed = await waitForFinalState(accountId, (await created.json<TransferJson>()).id);
+    const completed = await finishedTransfer(accountId, { amount_cents: amountCents, pix_key: key, pix_key_type: "email" });
     expect(completed.state).toBe("completed");
     const returned = await waitForReturned(accountId, completed.id, amountCents);
     expect(returned.state).toBe("completed");

@@ -4,11 +4,10 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
-  call,
   createTransfer,
+  expectBalanceAfter,
+  expectLedgerReconciled,
   fundedAccount,
-  getBalance,
-  opsHeaders,
   sandboxPayment,
   type TransferJson,
   waitForFinalState,
@@ -60,14 +59,7 @@ describe("with PROVIDER=efi, each sandbox behaviour reaches the contract's end s
     expect(final.failure_reason).toBe(row.failureReason);
     if (row.failureCode !== undefined) expect(final.failure_code).toBe(row.failureCode);
 
-    const paidCents = row.state === "completed" ? amountCents : 0;
-    const heldCents = row.state === "needs_review" ? amountCents : 0;
-    expect(await getBalance(accountId)).toEqual({
-      account_id: accountId,
-      balance_cents: startCents - paidCents,
-      held_cents: heldCents,
-      available_cents: startCents - paidCents - heldCents,
-    });
+    await expectBalanceAfter(accountId, startCents, amountCents, row.state);
 
     // One payment per transfer at most: the sandbox holds one record under the transfer id,
     // and a resend with the same idEnvio never made a second.
@@ -78,9 +70,6 @@ describe("with PROVIDER=efi, each sandbox behaviour reaches the contract's end s
   });
 
   it("leaves the ledger reconciled", async () => {
-    const response = await call("/ops/reconciliation", { headers: opsHeaders() });
-    const report = await response.json<{ ok: boolean; divergences: unknown[] }>();
-    expect(report.divergences).toEqual([]);
-    expect(report.ok).toBe(true);
+    await expectLedgerReconciled();
   });
 });

@@ -2,20 +2,12 @@
 // directly (and bare SQL writers) show that every recorded change has exactly one event, in
 // order, carrying the client resource as of that change, and that no event exists without its
 // change.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as ledger from "../../src/ledger/ledger.ts";
+import { describe, expect, it } from "vitest";
 import { transferForAccount } from "../../src/transfers/reads.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
-import { openWithoutObject } from "../support/saga.ts";
+import { filePool } from "../support/pool-test.ts";
+import { ledgerAccount, openWithoutObject, transferApplyDirectly } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 interface EventRow {
   id: string;
@@ -43,27 +35,9 @@ async function historyOf(transferId: string): Promise<string[]> {
 }
 
 async function opened(balanceCents: number): Promise<{ id: string; accountId: string }> {
-  const accountId = uniqueAccountId();
-  await ledger.createAccount(pool, accountId);
-  if (balanceCents > 0) await ledger.credit(pool, accountId, `seed-${accountId}`, balanceCents);
+  const accountId = await ledgerAccount(pool, balanceCents);
   const saga = await openWithoutObject(pool, accountId, 1_000);
   return { id: saga.id, accountId };
-}
-
-function applyDirectly(id: string, expected: string, path: string[], ledgerEffect: "settle" | "release" | null, failure?: string) {
-  const change = {
-    path,
-    ledger: ledgerEffect,
-    failure_reason: failure ?? null,
-    failure_code: failure ? "test_code" : null,
-    checks_made: 0,
-    next_check_at_ms: null,
-    last_sent_at_ms: null,
-    sent: false,
-    reason: "test",
-    actor: "saga",
-  };
-  return pool.query("SELECT transfer_apply($1, $2, $3::jsonb, NULL) AS result", [id, expected, JSON.stringify(change)]);
 }
 
 describe("every change is recorded with its event", () => {
@@ -82,8 +56,8 @@ describe("every change is recorded with its event", () => {
 
   it("gives each hop of a multi-hop transfer_apply its own event, in order, showing that hop's state", async () => {
     const transfer = await opened(10_000);
-    await applyDirectly(transfer.id, "funds_reserved", ["submitted"], null);
-    await applyDirectly(transfer.id, "submitted", ["compensating", "compensated"], "release", "provider_rejected");
+    await transferApplyDirectly(pool, transfer.id, "funds_reserved", ["submitted"], null);
+    await transferApplyDirectly(pool, transfer.id, "submitted", ["compensating", "compensated"], "release", "provider_rejected");
     const events = await eventsOf(transfer.id);
     expect(events.map((e) => e.sequence)).toEqual([1, 2, 3, 4, 5]);
     expect(events.map((e) => e.data.state)).toEqual(await historyOf(transfer.id));
@@ -94,8 +68,8 @@ describe("every change is recorded with its event", () => {
 
   it("writes no event for a step that changes no state (a status check that found it still processing)", async () => {
     const transfer = await opened(10_000);
-    await applyDirectly(transfer.id, "funds_reserved", ["submitted"], null);
-    await applyDirectly(transfer.id, "submitted", [], null);
+    await transferApplyDirectly(pool, transfer.id, "funds_reserved", ["submitted"], null);
+    await transferApplyDirectly(pool, transfer.id, "submitted", [], null);
     expect((await eventsOf(transfer.id)).map((e) => e.data.state)).toEqual(["started", "funds_reserved", "submitted"]);
   });
 

@@ -1,32 +1,21 @@
 // The pump's decisions against the real outbox, with the receiver and the clock injected: a
 // receiver refusing for three days parks the event, and the transfer's later events wait
 // behind it; operators see it first in GET /ops/events.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { pumpEvents } from "../../src/events/pump.ts";
 import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
 import { opsEventListSchema } from "../../src/http/schemas.ts";
-import * as ledger from "../../src/ledger/ledger.ts";
 import { call, opsHeaders } from "../support/api.ts";
-import { testPool, uniqueAccountId } from "../support/db.ts";
-import { openWithoutObject } from "../support/saga.ts";
+import { filePool } from "../support/pool-test.ts";
+import { ledgerAccount, openWithoutObject } from "../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(2);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 
 const secret = "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=";
 
 describe("the event pump", () => {
   it("parks an event still refused three days on, sends nothing after it, and shows it to operators first", async () => {
-    const accountId = uniqueAccountId();
-    await ledger.createAccount(pool, accountId);
-    await ledger.credit(pool, accountId, `seed-${accountId}`, 10_000);
-    const saga = await openWithoutObject(pool, accountId, 1_000);
+    const saga = await openWithoutObject(pool, await ledgerAccount(pool, 10_000), 1_000);
     const sent: number[] = [];
     const refusing = async (request: Request) => {
       sent.push((await request.json<{ sequence: number }>()).sequence);

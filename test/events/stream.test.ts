@@ -2,22 +2,14 @@
 // the saga object commits it, the end after a terminal state, a resume with Last-Event-ID
 // without a gap, and nothing for another account's transfer.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EventStreams } from "../../src/saga-runtime/event-stream.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
-import { sandboxKeys } from "../support/faults.ts";
-import { openWithoutObject } from "../support/saga.ts";
+import { filePool } from "../support/pool-test.ts";
+import { heldTransfer } from "../support/saga.ts";
 import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(2);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(2);
 
 interface SseMessage {
   id: number;
@@ -83,15 +75,9 @@ async function openStream(accountId: string, transferId: string, lastEventId?: s
   return call(`/v1/transfers/${transferId}/events`, { headers });
 }
 
-async function heldTransfer(): Promise<{ accountId: string; id: string }> {
-  const accountId = await fundedAccount(10_000);
-  const saga = await openWithoutObject(pool, accountId, 1_000, sandboxKeys.silent.pix_key);
-  return { accountId, id: saga.id };
-}
-
 describe("the live stream of a transfer", () => {
   it("sends the current resource, then each change as the saga commits it, and ends after completed", async () => {
-    const { accountId, id } = await heldTransfer();
+    const { accountId, id } = await heldTransfer(pool);
     const response = await openStream(accountId, id);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
@@ -108,7 +94,7 @@ describe("the live stream of a transfer", () => {
   });
 
   it("resumes with Last-Event-ID from the next event, without a gap, and ends at once after a terminal one", async () => {
-    const { accountId, id } = await heldTransfer();
+    const { accountId, id } = await heldTransfer(pool);
     const saga = env.TRANSFER_SAGA.getByName(id);
     while ((await saga.poke("webhook")).state !== "completed");
     const resumed = new SseReader((await openStream(accountId, id, "1")).body as ReadableStream<Uint8Array>);
@@ -120,7 +106,7 @@ describe("the live stream of a transfer", () => {
   });
 
   it("tries a push lost to a database fault once more, so the change still arrives within a second", async () => {
-    const { id } = await heldTransfer();
+    const { id } = await heldTransfer(pool);
     let failNext = false;
     const streams = new EventStreams(id, async (work) => {
       if (!failNext) return work(pool);
@@ -152,7 +138,7 @@ describe("the live stream of a transfer", () => {
   });
 
   it("answers 404 for another account's transfer, 401 without a token, 400 for a Last-Event-ID it never sent", async () => {
-    const { accountId, id } = await heldTransfer();
+    const { accountId, id } = await heldTransfer(pool);
     const other = await fundedAccount(0);
     const foreign = await openStream(other, id);
     expect(foreign.status).toBe(404);

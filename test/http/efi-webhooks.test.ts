@@ -2,6 +2,7 @@
 // and the source IP keep strangers out; a valid delivery is 200 and pokes each transfer it names.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { captureLogEvents } from "../support/logs.ts";
 
 const hmac = env.EFI_WEBHOOK_HMAC ?? "";
 const efiIp = "34.193.116.226";
@@ -31,25 +32,13 @@ function delivery(body: unknown, options: { path?: string; hmac?: string | null;
   return new Request(url, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
 }
 
-function captureLogs(): () => Record<string, unknown>[] {
-  const lines: string[] = [];
-  for (const level of ["log", "warn", "error"] as const) {
-    vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)));
-  }
-  return () =>
-    lines
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((record) => record.event === "efi_webhook");
-}
-
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
 describe("Efí webhooks", () => {
   it("answers 200 to a batch of several items and pokes each transfer named, once", async () => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     const response = await exports.default.fetch(delivery({ pix: [item(a), item(b, "NAO_REALIZADO"), item(a)] }));
     expect(response.status).toBe(200);
@@ -60,7 +49,7 @@ describe("Efí webhooks", () => {
   });
 
   it("arrives at the registered URL itself too (registered with ?ignorar=)", async () => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const transferId = crypto.randomUUID();
     const response = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi" }));
     expect(response.status).toBe(200);
@@ -68,7 +57,7 @@ describe("Efí webhooks", () => {
   });
 
   it("accepts the hmac with Efí's /pix appended (registered without &ignorar=): exactly that suffix", async () => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const transferId = crypto.randomUUID();
     // Efí appends `/pix` to the whole registered URL, query string included.
     const appended = new Request(`http://example.com/webhooks/efi?hmac=${encodeURIComponent(hmac)}/pix`, {
@@ -87,7 +76,7 @@ describe("Efí webhooks", () => {
   });
 
   it("answers 200 to Efí's registration test and pokes nothing", async () => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     for (const path of ["/webhooks/efi", "/webhooks/efi/pix"]) {
       const response = await exports.default.fetch(delivery({ evento: "teste_webhook" }, { path }));
       expect(response.status).toBe(200);
@@ -96,7 +85,7 @@ describe("Efí webhooks", () => {
   });
 
   it("answers 200 and pokes nothing for items whose idEnvio is not one of ours", async () => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const body = {
       pix: [
         { ...item(crypto.randomUUID()), gnExtras: { idEnvio: "outroPSP123" } },
@@ -109,7 +98,7 @@ describe("Efí webhooks", () => {
   });
 
   it("an unknown but well-formed idEnvio pokes a saga that finds no transfer: nothing changes", async () => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }));
     expect(response.status).toBe(200);
     expect(logs()).toMatchObject([{ outcome: "poked", state: null }]);
@@ -121,7 +110,7 @@ describe("Efí webhooks", () => {
     ["a prefix of the secret", hmac.slice(0, 8)],
     ["empty", ""],
   ])("answers 401 problem+json and pokes nothing when the hmac is %s", async (_name, given) => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }, { hmac: given }));
     expect(response.status).toBe(401);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
@@ -132,7 +121,7 @@ describe("Efí webhooks", () => {
     ["another address", "198.51.100.7"],
     ["no CF-Connecting-IP", null],
   ])("answers 403 problem+json and pokes nothing from %s", async (_name, ip) => {
-    const logs = captureLogs();
+    const logs = captureLogEvents("efi_webhook");
     const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }, { ip }));
     expect(response.status).toBe(403);
     expect(response.headers.get("content-type")).toBe("application/problem+json");

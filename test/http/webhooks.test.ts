@@ -3,6 +3,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { signWebhook } from "../../src/provider/webhook-signature.ts";
+import { captureLogEvents } from "../support/logs.ts";
 
 const url = "http://example.com/webhooks/provider";
 const secret = env.WEBHOOK_SECRET.split(" ")[0] ?? "";
@@ -27,19 +28,6 @@ async function signedRequest(body: string, options: { timestampSeconds?: number;
   });
 }
 
-/** The route's structured log lines, to see what it did beyond its answer. */
-function captureWebhookLogs(): () => Record<string, unknown>[] {
-  const lines: string[] = [];
-  for (const level of ["log", "warn", "error"] as const) {
-    vi.spyOn(console, level).mockImplementation((line: unknown) => void lines.push(String(line)));
-  }
-  return () =>
-    lines
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as Record<string, unknown>)
-      .filter((record) => record.event === "provider_webhook");
-}
-
 async function expectUnauthorized(response: Response): Promise<void> {
   expect(response.status).toBe(401);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
@@ -57,7 +45,7 @@ afterEach(() => {
 
 describe("POST /webhooks/provider", () => {
   it("answers 202 to a validly signed webhook and pokes the saga it names", async () => {
-    const logs = captureWebhookLogs();
+    const logs = captureLogEvents("provider_webhook");
     const transferId = crypto.randomUUID();
     const response = await exports.default.fetch(await signedRequest(eventFor(transferId)));
     expect(response.status).toBe(202);
@@ -66,7 +54,7 @@ describe("POST /webhooks/provider", () => {
   });
 
   it("answers 202 to a signed webhook whatever it claims, without deciding anything from it", async () => {
-    const logs = captureWebhookLogs();
+    const logs = captureLogEvents("provider_webhook");
     const transferId = crypto.randomUUID();
     const response = await exports.default.fetch(await signedRequest(eventFor(transferId, "rejected")));
     expect(response.status).toBe(202);
@@ -74,7 +62,7 @@ describe("POST /webhooks/provider", () => {
   });
 
   it("answers 202 and pokes nothing for signed webhooks it cannot use", async () => {
-    const logs = captureWebhookLogs();
+    const logs = captureLogEvents("provider_webhook");
     for (const body of [eventFor("not-a-transfer-id"), "not json", JSON.stringify({ type: "pix.payment.updated" })]) {
       const response = await exports.default.fetch(await signedRequest(body));
       expect(response.status).toBe(202);
@@ -84,14 +72,14 @@ describe("POST /webhooks/provider", () => {
   });
 
   it("answers 401 and pokes nothing when the signature headers are missing", async () => {
-    const logs = captureWebhookLogs();
+    const logs = captureLogEvents("provider_webhook");
     const response = await exports.default.fetch(url, { method: "POST", body: eventFor(crypto.randomUUID()) });
     await expectUnauthorized(response);
     expect(logs()).toMatchObject([{ outcome: "rejected_missing_headers" }]);
   });
 
   it("answers 401 and pokes nothing when the signature is forged", async () => {
-    const logs = captureWebhookLogs();
+    const logs = captureLogEvents("provider_webhook");
     const forgedSecret = "whsec_Zm9yZ2VkLXNlY3JldC1mb3JnZWQtc2VjcmV0";
     await expectUnauthorized(
       await exports.default.fetch(await signedRequest(eventFor(crypto.randomUUID()), { signingSecret: forgedSecret })),

@@ -2,19 +2,12 @@
 // or from the account's own start), not only each transfer: refused before the hold, in the
 // opening transaction, and given back when a transfer is compensated. All on a fixed clock
 // (São Paulo is UTC-3: 20:00 there is 23:00Z).
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fundedAccount, getBalance, waitForFinalState } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { bodyOf, limitsAt, setLimitsAt, startAt } from "../support/limits.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 const defaultNightTotalCents = 100_000;
 

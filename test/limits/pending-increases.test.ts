@@ -1,18 +1,11 @@
 // An operator's decrease is in force at once; an increase 24 h later (CONTRACT §5), judged by the
 // clock it is given: the limits PUT answers, GET /v1/limits and the rules before the hold.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, fundedAccount, opsHeaders } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { bodyOf, limitsAt, putLimits, setLimitsAt, startAt } from "../support/limits.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 const t0 = "2026-11-20T15:00:00Z"; // 12:00 in São Paulo: daytime throughout
 const hours = (n: number) => new Date(Date.parse(t0) + n * 3_600_000).toISOString();

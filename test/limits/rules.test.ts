@@ -1,8 +1,7 @@
 // Pix rules before the hold: limits, the nighttime window, daily caps and anti-fraud, enforced
 // inside the opening transaction so they hold under concurrency.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import {
   call,
@@ -16,16 +15,10 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { bodyOf, happyKey, limitsAt, putLimits as setLimits, setLimitsAt, startAt } from "../support/limits.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 async function limits(accountId: string): Promise<Record<string, unknown>> {
   return (await call("/v1/limits", { headers: await clientHeaders(accountId) })).json();

@@ -2,23 +2,16 @@
 // bucket of 100 that refills 2 a minute; a hit costs 1, a miss 20; a burst never spends more
 // than the bucket holds; a provider that says nothing costs nothing.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { lookupBudgetAt } from "../../src/lookup/budget.ts";
 import { type LookupResult, lookUpPixKey } from "../../src/lookup/look-up.ts";
 import { createHttpProvider } from "../../src/provider/http-provider.ts";
 import type { KeyLookup } from "../../src/provider/port.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { fundedAccount } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
+import { filePool } from "../support/pool-test.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(10);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(10);
 
 const t0 = Date.parse("2026-11-20T15:00:00Z");
 const hit: KeyLookup = { pixKey: "maria@example.com", pixKeyType: "email" };

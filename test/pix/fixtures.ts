@@ -61,6 +61,7 @@ export function manualStaticFields(changes: Readonly<Record<string, string | nul
   return [...changed, ...added];
 }
 
+/** The manual's static example (`manualStatic`) as the fields it parses to and is built from. */
 export const staticFields: StaticBrCodeFields = {
   kind: "static",
   pixKey: evpKey,

@@ -20,8 +20,16 @@ function answered(httpStatus: number, body: AnswerBody = { kind: "not_json" }): 
   return { kind: "answered", httpStatus, body };
 }
 
+type Case = { name: string; exchange: ProviderExchange; expected: Record<string, unknown> };
+
+/** No answer at all is the same unknown for a send and for a status check. */
+const noAnswer: Case[] = [
+  { name: "a timeout is unknown", exchange: { kind: "timed_out" }, expected: { kind: "unknown", why: "timeout" } },
+  { name: "a broken connection is unknown", exchange: { kind: "failed" }, expected: { kind: "unknown", why: "network_error" } },
+];
+
 describe("classifySend", () => {
-  const cases: { name: string; exchange: ProviderExchange; expected: Record<string, unknown> }[] = [
+  const cases: Case[] = [
     {
       name: "201 with a valid body is accepted: the provider holds the order",
       exchange: answered(201, json({ status: "processing", end_to_end_id: endToEndId })),
@@ -122,16 +130,7 @@ describe("classifySend", () => {
       exchange: answered(503),
       expected: { kind: "unknown", why: "http_503" },
     },
-    {
-      name: "a timeout is unknown",
-      exchange: { kind: "timed_out" },
-      expected: { kind: "unknown", why: "timeout" },
-    },
-    {
-      name: "a broken connection is unknown",
-      exchange: { kind: "failed" },
-      expected: { kind: "unknown", why: "network_error" },
-    },
+    ...noAnswer,
     {
       name: "an oversized 200 is unknown, not parsed",
       exchange: answered(200, { kind: "too_large" }),
@@ -147,7 +146,7 @@ describe("classifySend", () => {
 });
 
 describe("classifyStatus", () => {
-  const cases: { name: string; exchange: ProviderExchange; expected: Record<string, unknown> }[] = [
+  const cases: Case[] = [
     {
       name: "200 confirmed is confirmed, with its end-to-end id",
       exchange: answered(200, json({ status: "confirmed", end_to_end_id: endToEndId, code: null })),
@@ -254,16 +253,7 @@ describe("classifyStatus", () => {
       exchange: answered(400, json({ code: "bad" })),
       expected: { kind: "unknown", why: "http_400" },
     },
-    {
-      name: "a timeout is unknown",
-      exchange: { kind: "timed_out" },
-      expected: { kind: "unknown", why: "timeout" },
-    },
-    {
-      name: "a broken connection is unknown",
-      exchange: { kind: "failed" },
-      expected: { kind: "unknown", why: "network_error" },
-    },
+    ...noAnswer,
   ];
 
   for (const { name, exchange, expected } of cases) {

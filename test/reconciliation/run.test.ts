@@ -2,23 +2,16 @@
 // kind from the provider's side, returns applied once across runs, cases opened for
 // paid-after-release, and the run recorded with its audit row. Other test files write
 // transfers into the same database at the same time: assertions look at this file's own.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runProviderReconciliation } from "../../src/reconciliation/run.ts";
 import { listCases } from "../../src/reconciliation/store.ts";
 import type { StatusAnswer } from "../../src/saga/answers.ts";
 import { fundedAccount, getBalance } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { checkInvariants } from "../support/invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 import { item, scriptedProvider, sentTransfer } from "./support.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(4);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(4);
 
 const e2e = "E12345678202612011200ABCDEFGHIJK";
 

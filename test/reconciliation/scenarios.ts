@@ -6,14 +6,13 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import {
   call,
-  createTransfer,
+  finishedTransfer,
   fundedAccount,
   getBalance,
   getTransfer,
   opsHeaders,
   sandboxPayment,
   type TransferJson,
-  waitForFinalState,
 } from "../support/api.ts";
 
 type Divergence = { kind: string; transfer_id: string; end_to_end_id: string | null; ours: unknown; provider: unknown };
@@ -39,10 +38,8 @@ export async function reconcile(fromMs: number, toMs: number = Date.now() + 1_00
   return run;
 }
 
-async function transferTo(accountId: string, pixKey: string, amountCents: number): Promise<TransferJson> {
-  const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: pixKey, pix_key_type: "email" });
-  expect(created.status).toBe(202);
-  return waitForFinalState(accountId, (await created.json<TransferJson>()).id);
+function transferTo(accountId: string, pixKey: string, amountCents: number): Promise<TransferJson> {
+  return finishedTransfer(accountId, { amount_cents: amountCents, pix_key: pixKey, pix_key_type: "email" });
 }
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {

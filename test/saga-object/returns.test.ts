@@ -12,15 +12,7 @@ import { orderOf, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import { watchReturns } from "../../src/saga-runtime/returns.ts";
 import { transferReturnApply } from "../../src/transfers/returns.ts";
 import { loadSaga } from "../../src/transfers/store.ts";
-import {
-  createTransfer,
-  fundedAccount,
-  getBalance,
-  getTransfer,
-  sandboxPayment,
-  type TransferJson,
-  waitForFinalState,
-} from "../support/api.ts";
+import { finishedTransfer, fundedAccount, getBalance, sandboxPayment, type TransferJson, waitForReturned } from "../support/api.ts";
 import { checkInvariants } from "../support/invariants.ts";
 import { poolTest } from "../support/pool-test.ts";
 
@@ -28,21 +20,8 @@ const it = poolTest(6);
 
 const startCents = 100_000;
 
-/** Polls the public API until `returned_cents` reaches `cents` (the sandbox returns in real time). */
-async function waitForReturned(accountId: string, id: string, cents: number, timeoutMs = 10_000): Promise<TransferJson> {
-  const giveUpAtMs = Date.now() + timeoutMs;
-  for (;;) {
-    const transfer = await getTransfer(accountId, id);
-    if (transfer.returned_cents >= cents) return transfer;
-    if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} has ${transfer.returned_cents} returned after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 async function completedTransfer(accountId: string, pixKey: string, amountCents: number): Promise<TransferJson> {
-  const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: pixKey, pix_key_type: "email" });
-  expect(created.status).toBe(202);
-  const final = await waitForFinalState(accountId, (await created.json<TransferJson>()).id);
+  const final = await finishedTransfer(accountId, { amount_cents: amountCents, pix_key: pixKey, pix_key_type: "email" });
   expect(final.state).toBe("completed");
   return final;
 }

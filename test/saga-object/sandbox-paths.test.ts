@@ -3,11 +3,11 @@
 // returned@ and partial-return@ (money back after completion) are in ./returns.test.ts.
 import { describe, expect, it } from "vitest";
 import {
-  call,
   createTransfer,
+  expectBalanceAfter,
+  expectLedgerReconciled,
   fundedAccount,
   getBalance,
-  opsHeaders,
   sandboxPayment,
   type TransferJson,
   waitForFinalState,
@@ -66,14 +66,7 @@ describe("each sandbox behaviour reaches the contract's end state", () => {
     expect(final.history[0]?.state).toBe("started");
     expect(final.history.at(-1)?.state).toBe(row.state);
 
-    const paidCents = row.state === "completed" ? amountCents : 0;
-    const heldCents = row.state === "needs_review" ? amountCents : 0;
-    expect(await getBalance(accountId)).toEqual({
-      account_id: accountId,
-      balance_cents: startCents - paidCents,
-      held_cents: heldCents,
-      available_cents: startCents - paidCents - heldCents,
-    });
+    await expectBalanceAfter(accountId, startCents, amountCents, row.state);
 
     const payment = await sandboxPayment(first.id);
     expect(payment?.made ?? false).toBe(row.made);
@@ -93,9 +86,6 @@ describe("each sandbox behaviour reaches the contract's end state", () => {
   });
 
   it("leaves the ledger reconciled", async () => {
-    const response = await call("/ops/reconciliation", { headers: opsHeaders() });
-    const report = await response.json<{ ok: boolean; divergences: unknown[] }>();
-    expect(report.divergences).toEqual([]);
-    expect(report.ok).toBe(true);
+    await expectLedgerReconciled();
   });
 });

@@ -5,8 +5,7 @@
 // The fixed-clock runs call the saga runner (advance) with nowMs at the slot, as the object's
 // alarm does with Date.now(); the object-driven ones move the recorded run into the past.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { saoPauloClock } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
@@ -28,17 +27,11 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
-import { testPool } from "../support/db.ts";
 import { checkInvariants } from "../support/invariants.ts";
+import { filePool } from "../support/pool-test.ts";
 import { saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 /** Every account these tests schedule from: the invariants are checked over all of them at the end. */
 const accountsUsed: string[] = [];

@@ -1,6 +1,7 @@
 // Black-box helpers: call the Worker exactly as clients, operators and providers do.
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import { uniqueAccountId } from "./db.ts";
 
 export const baseUrl = "http://pix.test";
@@ -91,15 +92,62 @@ export async function getBalance(accountId: string): Promise<{ balance_cents: nu
 
 const terminalOrReview = ["completed", "compensated", "needs_review"];
 
-/** Polls the public API until the transfer settles into a final state (alarms run in real time). */
-export async function waitForFinalState(accountId: string, id: string, timeoutMs = 15_000): Promise<TransferJson> {
+/** One polling loop for every wait on a transfer: `done` ends it; `where` says where it stuck. */
+async function pollTransfer(
+  accountId: string,
+  id: string,
+  timeoutMs: number,
+  done: (transfer: TransferJson) => boolean,
+  where: (transfer: TransferJson) => string,
+): Promise<TransferJson> {
   const giveUpAtMs = Date.now() + timeoutMs;
   for (;;) {
     const transfer = await getTransfer(accountId, id);
-    if (terminalOrReview.includes(transfer.state)) return transfer;
-    if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} still ${transfer.state} after ${timeoutMs} ms`);
+    if (done(transfer)) return transfer;
+    if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} ${where(transfer)} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Polls the public API until the transfer settles into a final state (alarms run in real time). */
+export function waitForFinalState(accountId: string, id: string, timeoutMs = 15_000): Promise<TransferJson> {
+  return pollTransfer(
+    accountId,
+    id,
+    timeoutMs,
+    (t) => terminalOrReview.includes(t.state),
+    (t) => `still ${t.state}`,
+  );
+}
+
+/** Polls the public API until `returned_cents` reaches `cents` (the sandbox returns in real time). */
+export function waitForReturned(accountId: string, id: string, cents: number, timeoutMs = 10_000): Promise<TransferJson> {
+  return pollTransfer(
+    accountId,
+    id,
+    timeoutMs,
+    (t) => t.returned_cents >= cents,
+    (t) => `has ${t.returned_cents} returned`,
+  );
+}
+
+/** A transfer created (202) and waited on until it ends: where tests that start from a finished one begin. */
+export async function finishedTransfer(accountId: string, body: TransferBody): Promise<TransferJson> {
+  const created = await createTransfer(accountId, body);
+  expect(created.status).toBe(202);
+  return waitForFinalState(accountId, (await created.json<TransferJson>()).id);
+}
+
+/** The balance one transfer of `amountCents` leaves once it ends in `state`: the sandbox tables check it for every row. */
+export async function expectBalanceAfter(accountId: string, startCents: number, amountCents: number, state: string): Promise<void> {
+  const paidCents = state === "completed" ? amountCents : 0;
+  const heldCents = state === "needs_review" ? amountCents : 0;
+  expect(await getBalance(accountId)).toEqual({
+    account_id: accountId,
+    balance_cents: startCents - paidCents,
+    held_cents: heldCents,
+    available_cents: startCents - paidCents - heldCents,
+  });
 }
 
 export interface SandboxPayment {
@@ -115,6 +163,14 @@ export async function sandboxPayment(idempotencyKey: string): Promise<SandboxPay
   const response = await call(`/sandbox/provider/payments/${idempotencyKey}`);
   if (response.status === 404) return null;
   return response.json<SandboxPayment>();
+}
+
+/** The ledger report over every account: nothing diverges. */
+export async function expectLedgerReconciled(): Promise<void> {
+  const response = await call("/ops/reconciliation", { headers: opsHeaders() });
+  const report = await response.json<{ ok: boolean; divergences: unknown[] }>();
+  expect(report.divergences).toEqual([]);
+  expect(report.ok).toBe(true);
 }
 
 /** A webhook signed with the configured secret, as the provider would send it. */

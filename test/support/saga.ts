@@ -3,10 +3,14 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import * as ledger from "../../src/ledger/ledger.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../src/transfers/store.ts";
+import { fundedAccount } from "./api.ts";
+import { uniqueAccountId } from "./db.ts";
+import { sandboxKeys } from "./faults.ts";
 
 export interface LedgerFootprint {
   holdStatus: string | null;
@@ -58,4 +62,64 @@ export async function openWithoutObject(
   });
   if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
   return opened.saga;
+}
+
+/** A new account funded straight through the ledger, for tests that bypass the API and its Worker. */
+export async function ledgerAccount(pool: Pool, balanceCents: number): Promise<string> {
+  const accountId = uniqueAccountId();
+  await ledger.createAccount(pool, accountId);
+  if (balanceCents > 0) await ledger.credit(pool, accountId, `seed-${accountId}`, balanceCents);
+  return accountId;
+}
+
+/** A transfer holding its funds with no object to move it on (a silent key): tests that watch it from outside. */
+export async function heldTransfer(pool: Pool): Promise<{ accountId: string; id: string }> {
+  const accountId = await fundedAccount(10_000);
+  const saga = await openWithoutObject(pool, accountId, 1_000, sandboxKeys.silent.pix_key);
+  return { accountId, id: saga.id };
+}
+
+/** transfer_apply as any SQL caller would call it, without the TypeScript assertion in front: what the database alone refuses. */
+export function transferApplyDirectly(
+  pool: Pool,
+  id: string,
+  expected: string,
+  path: readonly string[],
+  ledgerEffect: "settle" | "release" | null,
+  failure?: string,
+) {
+  const change = {
+    path,
+    ledger: ledgerEffect,
+    failure_reason: failure ?? null,
+    failure_code: failure ? "test_code" : null,
+    checks_made: 0,
+    next_check_at_ms: null,
+    last_sent_at_ms: null,
+    sent: false,
+    reason: "test",
+    actor: "saga",
+  };
+  return pool.query("SELECT transfer_apply($1, $2, $3::jsonb, NULL) AS result", [id, expected, JSON.stringify(change)]);
+}
+
+/** A saga record one send in, at fixed times, for code that only reads a record: a test names what it is about. */
+export function submittedRecord(fields: Pick<SagaRecord, "id" | "accountId" | "amountCents" | "pixKey" | "checksMade">): SagaRecord {
+  return {
+    pixKeyType: "email",
+    description: null,
+    state: "submitted",
+    endToEndId: null,
+    sendAttempts: 1,
+    lastSentAtMs: 1_800_000_000_000,
+    nextCheckAtMs: 1_800_000_001_000,
+    deadlineAtMs: 1_800_000_004_000,
+    createdAtMs: 1_800_000_000_000,
+    returnedCents: 0,
+    scheduledFor: null,
+    shortRuns: 0,
+    completedAtMs: null,
+    returnIds: [],
+    ...fields,
+  };
 }

@@ -3,23 +3,16 @@
 // with stable ids, through a receiver that fails, hangs past the timeout or is down for a
 // while; and found by the sweeper when no alarm is left to deliver them.
 import { env, runDurableObjectAlarm } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventAttemptTimeoutMs } from "../../../src/events/send.ts";
 import { opsEventListSchema } from "../../../src/http/schemas.ts";
 import { call, clientHeaders, fundedAccount, getTransfer, opsHeaders } from "../../support/api.ts";
-import { testPool } from "../../support/db.ts";
 import { sandboxKeys } from "../../support/faults.ts";
+import { filePool } from "../../support/pool-test.ts";
 import { openWithoutObject } from "../../support/saga.ts";
 import { deliveriesOf, expectOrderedAtLeastOnce, receiverAnswers } from "./receiver.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 interface Outbox {
   final: boolean;

@@ -1,22 +1,15 @@
 // The sweeper's event batch holds only what a wake could deliver: each transfer's head event.
 // Events waiting behind a retrying or parked head keep their first due time; counted as
 // overdue, a hundred of them would fill the batch forever and hide a lost event elsewhere.
-import type { Pool } from "@neondatabase/serverless";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { transfersWithOverdueEvents } from "../../../src/events/store.ts";
 import { sweepBatchMax, sweepOverdueMs } from "../../../src/sweeper.ts";
 import { fundedAccount } from "../../support/api.ts";
-import { testPool } from "../../support/db.ts";
 import { sandboxKeys } from "../../support/faults.ts";
+import { filePool } from "../../support/pool-test.ts";
 import { openWithoutObject } from "../../support/saga.ts";
 
-let pool: Pool;
-beforeAll(() => {
-  pool = testPool(3);
-});
-afterAll(async () => {
-  await pool.end();
-});
+const pool = filePool(3);
 
 /** Transfers waiting for their object; each has two undelivered events (started, funds_reserved). */
 async function heldTransfers(count: number): Promise<string[]> {
