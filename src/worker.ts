@@ -21,7 +21,6 @@ import { opsEventRoutes } from "./http/ops/events.ts";
 import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
 import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
 import { pixKeyRoutes } from "./http/pix-keys.ts";
-import { installProblemHandlers, rejectWrongMethods } from "./http/problem.ts";
 import { requestId } from "./http/request-id.ts";
 import { transferRoutes } from "./http/transfers.ts";
 import { refuseControlCharactersInUrl } from "./http/url-text.ts";
@@ -29,6 +28,7 @@ import { webhookRoutes } from "./http/webhooks.ts";
 import { sandboxRoutes } from "./provider/sandbox/routes.ts";
 import { providerReconciliationCron, reconcilePreviousDay } from "./reconciliation/daily.ts";
 import { sweep } from "./sweeper.ts";
+import { installProblemHandlers, rejectWrongMethods } from "./web/problem.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
 export { SendGate } from "./provider/send-gate/gate-object.ts";

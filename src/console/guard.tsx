@@ -5,9 +5,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
-import { type AccessIdentity, accessAssertionHeader, accessConfigured, workerAccessVerifier } from "../http/auth/access.ts";
-import { throttleFailedAuth } from "../http/auth/auth-throttle.ts";
+import { type AccessIdentity, accessAssertionHeader, accessConfigured, workerAccessVerifier } from "../auth/access.ts";
 import { log } from "../lib/log.ts";
+import { throttleFailedAuth } from "../web/auth-throttle.ts";
 import type { ConsoleEnv } from "./console-env.ts";
 import { page } from "./render.tsx";
 import { accessConsoleKey, accessSession, type ConsoleSession, consoleKey, csrfToken, csrfTokenMatches, readSession } from "./session.ts";

@@ -1,10 +1,10 @@
 // GET /v1/balance (CONTRACT §2).
 import { Hono } from "hono";
+import type { BalanceBody } from "../contract/schemas.ts";
 import { balance } from "../ledger/ledger.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
-import { problem } from "./problem.ts";
-import type { BalanceBody } from "./schemas.ts";
 
 export const balanceRoutes = new Hono<AppEnv>();
 

@@ -7,7 +7,7 @@
 // otherwise counts the streamed bytes, so a chunked body without Content-Length is bounded too.
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { problem } from "./problem.ts";
+import { problem } from "../web/problem.ts";
 
 /** The largest request body accepted: a transfer request is a few hundred bytes. */
 export const maxBodyBytes = 16 * 1024;

@@ -7,8 +7,8 @@ import { parseBrCode } from "../pix/br-code.ts";
 import type { BrCodeProblem } from "../pix/br-code-model.ts";
 import type { ResolvedBrCode } from "../provider/br-code-resolution.ts";
 import { providerFor } from "../provider/select.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
-import { problem } from "./problem.ts";
 import { fieldErrorsMax } from "./validation.ts";
 
 /** What a code asks for (the key and amount to pay, who the merchant says it is), and the code. */

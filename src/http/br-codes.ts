@@ -3,14 +3,14 @@
 // Nothing is written either way.
 import { Hono } from "hono";
 import { z } from "zod";
+import type { BrCodePreviewBody } from "../contract/schemas.ts";
 import { balance } from "../ledger/ledger.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { maxBodyBytes } from "./body-limit.ts";
 import { parseBrCodeInput, type ReadBrCode, resolveDynamicBrCode } from "./br-code-input.ts";
 import { withRequestDb } from "./db.ts";
-import { problem } from "./problem.ts";
 import { limitTransferRate } from "./rate-limit.ts";
-import type { BrCodePreviewBody } from "./schemas.ts";
 import { jsonBody } from "./validation.ts";
 
 export const previewBrCodeBody = z.strictObject({

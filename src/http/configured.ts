@@ -3,8 +3,8 @@
 // the provider. /healthz answers 503 too and names the problems (health.ts).
 import type { MiddlewareHandler } from "hono";
 import { configOf } from "../config/isolate.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
-import { problem } from "./problem.ts";
 
 export const healthPath = "/healthz";
 

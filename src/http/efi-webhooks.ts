@@ -6,8 +6,8 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { log } from "../lib/log.ts";
 import { sameSecret } from "../lib/same-secret.ts";
+import { problem } from "../web/problem.ts";
 import { maxBodyBytes } from "./body-limit.ts";
-import { problem } from "./problem.ts";
 
 /**
  * The Worker's body limit (body-limit.ts) applies first: about 50 of Efí's items per POST. A

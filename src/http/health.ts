@@ -5,10 +5,10 @@
 import { Hono } from "hono";
 import { configOf } from "../config/isolate.ts";
 import { log } from "../lib/log.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { type DatabaseHealth, healthCacheFor } from "./health-cache.ts";
-import { problem } from "./problem.ts";
 
 export const healthRoutes = new Hono<AppEnv>();
 

@@ -1,6 +1,6 @@
 // The Idempotency-Key header (CONTRACT §2): 1 to 255 printable ASCII characters, required.
 import type { Context } from "hono";
-import { ProblemError } from "./problem.ts";
+import { ProblemError } from "../web/problem.ts";
 
 export const idempotencyKeyLengthMax = 255;
 const printableAscii = /^[\x20-\x7e]+$/;

@@ -5,9 +5,9 @@ import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { accountIdPattern } from "../lib/ids.ts";
 import { type AccountLimitsInput, limitsFor, setLimits } from "../limits/store.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
-import { problem } from "./problem.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
 
 const centsField = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);

@@ -4,9 +4,9 @@ import type { Context } from "hono";
 import { uuidPattern as transferIdPattern } from "../lib/ids.ts";
 import { transferForAccount } from "../transfers/reads.ts";
 import type { TransferResource } from "../transfers/store.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
-import { problem } from "./problem.ts";
 
 export type OwnTransfer = { found: true; transfer: TransferResource } | { found: false; answer: Response };
 

@@ -7,11 +7,11 @@ import { z } from "zod";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { type LookupResult, lookUpPixKey } from "../lookup/look-up.ts";
+import { normalisePixKey } from "../pix/key.ts";
 import { providerFor } from "../provider/select.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
-import { normalisePixKey } from "./pix-key.ts";
-import { problem } from "./problem.ts";
 import { queryParams, validationProblem } from "./validation.ts";
 
 export const pixKeyLookupQuery = z.strictObject({ type: z.enum(pixKeyTypes) });

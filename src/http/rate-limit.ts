@@ -7,8 +7,8 @@
 // body, so a runaway client is turned away cheaply; every attempt counts, replays included.
 import type { MiddlewareHandler } from "hono";
 import { log } from "../lib/log.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
-import { problem } from "./problem.ts";
 
 /**
  * The binding's `simple` setting in wrangler.toml, which the binding cannot report: repeated

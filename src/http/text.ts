@@ -3,7 +3,7 @@
 //
 //   jsonStringProblems(body, { lineBreakFields: ["note"] })  // FieldError[] for every bad string
 import { controlProblem } from "../lib/text.ts";
-import type { FieldError } from "./problem.ts";
+import type { FieldError } from "../web/problem.ts";
 
 /** Strings nested deeper than this are refused unread; no body of this API is half as deep. */
 export const jsonDepthMax = 32;

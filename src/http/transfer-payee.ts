@@ -4,14 +4,14 @@
 // replay of a dynamic code is not resolved again: a single-use code, once paid, would be refused.
 import type { Context } from "hono";
 import type { PixKeyType } from "../lib/ids.ts";
+import { normalisePixKey } from "../pix/key.ts";
 import { keyedTransferOf } from "../transfers/reads.ts";
 import type { OpenBrCode } from "../transfers/store.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { parseBrCodeInput, type ReadBrCode, resolveDynamicBrCode } from "./br-code-input.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
-import { normalisePixKey } from "./pix-key.ts";
-import { problem } from "./problem.ts";
 import { validationProblem } from "./validation.ts";
 
 export interface PayeeFields {

@@ -5,10 +5,10 @@ import type { Context } from "hono";
 import { saoPauloClock } from "../limits/clock.ts";
 import { scheduledRunAtMs, scheduleRefusal } from "../saga/schedule.ts";
 import type { CancelResult } from "../saga-runtime/rpc-results.ts";
+import { callObject } from "../web/object-call.ts";
+import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
-import { callObject } from "./object-call.ts";
 import { noSuchTransfer, ownTransfer } from "./own-transfer.ts";
-import { problem } from "./problem.ts";
 
 export type ScheduleReading = { ok: true; schedule: { scheduledFor: string; runAtMs: number } | null } | { ok: false; message: string };
 

@@ -2,7 +2,7 @@
 // are bad input on every route: 400 before any route reads them (CONTRACT §2).
 import type { MiddlewareHandler } from "hono";
 import { controlProblem } from "../lib/text.ts";
-import type { FieldError } from "./problem.ts";
+import type { FieldError } from "../web/problem.ts";
 import { validationProblem } from "./validation.ts";
 
 /** A malformed escape is not ours to judge here: the router answers it as an unknown path. */

@@ -8,7 +8,7 @@ import { zValidator } from "@hono/zod-validator";
 import type { Context, MiddlewareHandler } from "hono";
 import type { BlankEnv } from "hono/types";
 import type { z } from "zod";
-import { type FieldError, problem } from "./problem.ts";
+import { type FieldError, problem } from "../web/problem.ts";
 import { type JsonTextRules, jsonStringProblems } from "./text.ts";
 
 /** A deeply wrong input can yield hundreds of issues; the client needs the first few. */

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { uuidPatternAnyCase } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { verifyWebhook } from "../provider/webhook-signature.ts";
-import { problem } from "./problem.ts";
+import { problem } from "../web/problem.ts";
 import { jsonStringProblems } from "./text.ts";
 
 /** Provider events are a few hundred bytes; more is not a provider event. */

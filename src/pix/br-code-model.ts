@@ -49,7 +49,7 @@ type BrCodeCommon = {
 
 export type StaticBrCodeFields = BrCodeCommon & {
   readonly kind: "static";
-  /** Normalised as the API stores keys (src/http/pix-key.ts). */
+  /** Normalised as the API stores keys (src/pix/key.ts). */
   readonly pixKey: string;
   readonly pixKeyType: PixKeyType;
 };

@@ -1,7 +1,8 @@
 // The key of a static code carries no type: it is inferred from its shape, then validated and
 // normalised by the same rules as a key sent to POST /v1/transfers.
-import { normalisePixKey } from "../http/pix-key.ts";
+
 import { type PixKeyType, uuidPatternAnyCase } from "../lib/ids.ts";
+import { normalisePixKey } from "./key.ts";
 
 export type StaticKeyResult = { ok: true; pixKey: string; pixKeyType: PixKeyType } | { ok: false; message: string };
 

@@ -3,7 +3,7 @@
 // transfer is a 404 like no transfer at all, and client and operator credentials never cross.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { balanceSchema, transferSchema } from "../../src/http/schemas.ts";
+import { balanceSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { assembleToken, asymmetricToken, generateSigningKey, hs256Token, nowSeconds } from "../http/jwt-fixtures.ts";
 import { call, clientHeaders, clientToken, opsHeaders } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";

@@ -1,7 +1,7 @@
 // POST /v1/br-codes/preview (CONTRACT §2): a static code read as it is, a dynamic one as the
 // sandbox provider resolves it; bad codes are 400 /invalid-br-code; nothing is ever written.
 import { describe, expect, it } from "vitest";
-import { brCodePreviewSchema } from "../../src/http/schemas.ts";
+import { brCodePreviewSchema } from "../../src/contract/schemas.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode, withWrongCrc } from "../support/br-codes.ts";
 import { uniqueAccountId } from "../support/db.ts";

@@ -2,7 +2,7 @@
 // with its amount, a dynamic one is resolved by the sandbox provider first; bad codes and
 // amounts that disagree are 400 and write nothing; the resource shows the code.
 import { describe, expect, it } from "vitest";
-import { transferSchema } from "../../src/http/schemas.ts";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { call, clientHeaders, fundedAccount, getBalance, sandboxPayment, waitForFinalState } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode, withWrongCrc } from "../support/br-codes.ts";
 import { filePool } from "../support/pool-test.ts";

@@ -4,7 +4,7 @@
 // funds) and sends nothing to the provider.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { problemSchema, transferSchema } from "../../src/http/schemas.ts";
+import { problemSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { pixKeyTypes } from "../../src/lib/ids.ts";
 import { call, clientHeaders } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";

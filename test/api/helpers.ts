@@ -1,11 +1,11 @@
 // Assertions the API tests share: exact status, content type and body shape (the response
-// schemas of src/http/schemas.ts), and what an account has in the database, to prove that a
+// schemas of src/contract/schemas.ts), and what an account has in the database, to prove that a
 // rejected request wrote nothing.
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import type { z } from "zod";
-import { type ProblemSlug, problemTypeUri } from "../../src/http/problem.ts";
-import { problemSchema, transferSchema } from "../../src/http/schemas.ts";
+import { problemSchema, transferSchema } from "../../src/contract/schemas.ts";
+import { type ProblemSlug, problemTypeUri } from "../../src/web/problem.ts";
 import { call, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 

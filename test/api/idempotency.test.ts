@@ -2,8 +2,8 @@
 // a reused key with another body is 422, keys are per account, malformed keys are 400, and
 // concurrent requests with one key create exactly one transfer.
 import { describe, expect, it } from "vitest";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { idempotencyKeyLengthMax } from "../../src/http/idempotency-key.ts";
-import { transferSchema } from "../../src/http/schemas.ts";
 import { call, clientHeaders, createTransfer, fundedAccount } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";

@@ -9,7 +9,7 @@ import {
   sweepSchema,
   transferSchema,
   transferStorySchema,
-} from "../../src/http/schemas.ts";
+} from "../../src/contract/schemas.ts";
 import { call, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 import { filePool } from "../support/pool-test.ts";

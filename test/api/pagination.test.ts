@@ -1,7 +1,7 @@
 // GET /v1/transfers (CONTRACT §2): the caller's transfers newest first, `limit` from 1 to 100,
 // and a cursor that walks every page with no duplicate and no gap.
 import { beforeAll, describe, expect, it } from "vitest";
-import { transferPageSchema, transferSchema } from "../../src/http/schemas.ts";
+import { transferPageSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { listLimitMax } from "../../src/http/transfers.ts";
 import { call, clientHeaders, createTransfer } from "../support/api.ts";
 import { emptyAccount, expectJson, expectValidationProblem, validTransfer } from "./helpers.ts";

@@ -2,7 +2,7 @@
 // a bad key or type (nothing spent), 429 with Retry-After past the budget.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { pixKeyOwnerSchema } from "../../src/http/schemas.ts";
+import { pixKeyOwnerSchema } from "../../src/contract/schemas.ts";
 import { lookupBudgetAt } from "../../src/lookup/budget.ts";
 import { lookUpPixKey } from "../../src/lookup/look-up.ts";
 import { providerFor } from "../../src/provider/select.ts";

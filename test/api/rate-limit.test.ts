@@ -1,8 +1,8 @@
 // The per-account rate limit on POST /v1/transfers, through the real Workers rate-limiting
 // binding configured in wrangler.toml (miniflare runs it locally).
 import { describe, expect, it } from "vitest";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { transferRateLimit } from "../../src/http/rate-limit.ts";
-import { transferSchema } from "../../src/http/schemas.ts";
 import { call, clientHeaders, createTransfer } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 import { emptyAccount, expectJson, expectProblem, validTransfer } from "./helpers.ts";

@@ -3,7 +3,7 @@
 // deterministically: the test holds its row lock, as another transfer's open transaction would.
 import type { PoolClient } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
-import { transferSchema } from "../../src/http/schemas.ts";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { validTransfer } from "./helpers.ts";

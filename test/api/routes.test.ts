@@ -3,9 +3,9 @@
 // wrong method, 413 for bodies over 16 KiB, X-Request-Id on everything.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { balanceSchema, healthSchema, transferPageSchema, transferSchema, webhookAckSchema } from "../../src/contract/schemas.ts";
 import { maxBodyBytes } from "../../src/http/body-limit.ts";
 import { sandboxPaymentListSchema, sandboxPaymentSchema } from "../../src/http/sandbox-schemas.ts";
-import { balanceSchema, healthSchema, transferPageSchema, transferSchema, webhookAckSchema } from "../../src/http/schemas.ts";
 import worker from "../../src/worker.ts";
 import { call, clientHeaders, createTransfer, fundedAccount, opsHeaders, signedWebhook, waitForFinalState } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";

@@ -2,7 +2,7 @@
 // no rule, a scheduled transfer can be canceled (then never again), nothing else can, and a
 // date that is not after today or more than a year ahead is refused writing nothing.
 import { beforeAll, describe, expect, it } from "vitest";
-import { opsTransferListSchema, transferSchema } from "../../src/http/schemas.ts";
+import { opsTransferListSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import {
   call,

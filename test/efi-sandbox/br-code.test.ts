@@ -3,7 +3,7 @@
 // speaking Efí; a static code goes down the key path. Money exact.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { brCodePreviewSchema, transferSchema } from "../../src/http/schemas.ts";
+import { brCodePreviewSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { expectJson, expectProblem, footprint } from "../api/helpers.ts";
 import { call, clientHeaders, fundedAccount, getBalance, sandboxPayment, waitForFinalState } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode } from "../support/br-codes.ts";

@@ -2,9 +2,9 @@
 // receiver refusing for three days parks the event, and the transfer's later events wait
 // behind it; operators see it first in GET /ops/events.
 import { describe, expect, it } from "vitest";
+import { opsEventListSchema } from "../../src/contract/schemas.ts";
 import { pumpEvents } from "../../src/events/pump.ts";
 import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
-import { opsEventListSchema } from "../../src/http/schemas.ts";
 import { call, opsHeaders } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { ledgerAccount, openWithoutObject } from "../support/saga.ts";

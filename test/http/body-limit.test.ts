@@ -2,8 +2,8 @@ import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { limitBody, maxBodyBytes } from "../../src/http/body-limit.ts";
-import { installProblemHandlers } from "../../src/http/problem.ts";
 import { jsonBody } from "../../src/http/validation.ts";
+import { installProblemHandlers } from "../../src/web/problem.ts";
 
 function app() {
   const app = new Hono();

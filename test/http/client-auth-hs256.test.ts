@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import { type ClientAuthBindings, type ClientAuthVariables, clientAuth } from "../../src/http/auth/client-auth.ts";
-import { installProblemHandlers } from "../../src/http/problem.ts";
 import { encodeBase64Url } from "../../src/lib/base64url.ts";
+import { installProblemHandlers } from "../../src/web/problem.ts";
 import { assembleToken, asymmetricToken, generateSigningKey, hs256Token, nowSeconds, validClaims } from "./jwt-fixtures.ts";
 
 const secret = env.JWT_SECRET ?? "";

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it, vi } from "vitest";
+import { type JwksFetch, jwksCacheTtlMs, jwksRefetchIntervalMsMin, jwksStaleMsMax } from "../../src/auth/jwks.ts";
 import { type ClientAuthBindings, type ClientAuthVariables, clientAuth } from "../../src/http/auth/client-auth.ts";
-import { type JwksFetch, jwksCacheTtlMs, jwksRefetchIntervalMsMin, jwksStaleMsMax } from "../../src/http/auth/jwks.ts";
-import { installProblemHandlers } from "../../src/http/problem.ts";
+import { installProblemHandlers } from "../../src/web/problem.ts";
 import { asymmetricToken, generateSigningKey, hs256Token, type SigningKey, validClaims } from "./jwt-fixtures.ts";
 
 const jwksUrl = "https://issuer.test/.well-known/jwks.json";

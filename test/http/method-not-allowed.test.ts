@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { installProblemHandlers, methodNotAllowed, rejectWrongMethods } from "../../src/http/problem.ts";
+import { installProblemHandlers, methodNotAllowed, rejectWrongMethods } from "../../src/web/problem.ts";
 
 async function expect405(response: Response, allow: string): Promise<void> {
   expect(response.status).toBe(405);

@@ -3,11 +3,11 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { AccessVerifier } from "../../src/http/auth/access.ts";
-import { opsAuthRateLimit } from "../../src/http/auth/auth-throttle.ts";
-import type { JwksFetch } from "../../src/http/auth/jwks.ts";
+import { AccessVerifier } from "../../src/auth/access.ts";
+import type { JwksFetch } from "../../src/auth/jwks.ts";
 import { type OpsActorVariables, type OpsAuthBindings, opsAuth } from "../../src/http/auth/ops-auth.ts";
-import { installProblemHandlers } from "../../src/http/problem.ts";
+import { opsAuthRateLimit } from "../../src/web/auth-throttle.ts";
+import { installProblemHandlers } from "../../src/web/problem.ts";
 import { rateLimitConfig } from "../api/wrangler-config.ts";
 import { asymmetricToken, generateSigningKey, hs256Token, nowSeconds, type SigningKey } from "./jwt-fixtures.ts";
 

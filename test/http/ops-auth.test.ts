@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { describe, expect, it, vi } from "vitest";
 import { type OpsAuthBindings, opsAuth } from "../../src/http/auth/ops-auth.ts";
-import { installProblemHandlers } from "../../src/http/problem.ts";
+import { installProblemHandlers } from "../../src/web/problem.ts";
 import { hs256Token, validClaims } from "./jwt-fixtures.ts";
 
 const opsToken = env.OPS_TOKEN;

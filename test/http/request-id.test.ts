@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { installProblemHandlers } from "../../src/http/problem.ts";
 import { type RequestIdVariables, requestId } from "../../src/http/request-id.ts";
+import { installProblemHandlers } from "../../src/web/problem.ts";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

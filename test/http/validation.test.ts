@@ -2,8 +2,8 @@ import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { installProblemHandlers, type ProblemBody } from "../../src/http/problem.ts";
 import { fieldErrorsMax, jsonBody, queryParams, validationHook } from "../../src/http/validation.ts";
+import { installProblemHandlers, type ProblemBody } from "../../src/web/problem.ts";
 
 const transferSchema = z.object({
   amount_cents: z.number().int().min(1),

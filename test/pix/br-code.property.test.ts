@@ -3,10 +3,10 @@
 // survives the CRC or the structure.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkDigit } from "../../src/http/pix-key.ts";
 import { amountCentsFromText, amountTextFromCents } from "../../src/pix/amount.ts";
 import { type BrCodeField, type BrCodeFields, buildBrCode, parseBrCode } from "../../src/pix/br-code.ts";
 import { amountCentsMax } from "../../src/pix/br-code-model.ts";
+import { checkDigit } from "../../src/pix/key.ts";
 
 const runs = { numRuns: 1_000 };
 

@@ -5,7 +5,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { describe, expect } from "vitest";
 import { requestFingerprint } from "../../src/http/fingerprint.ts";
-import { normalisePixKey } from "../../src/http/pix-key.ts";
+import { normalisePixKey } from "../../src/pix/key.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { createTransfer, fundedAccount, sandboxPayment, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { poolTest } from "../support/pool-test.ts";

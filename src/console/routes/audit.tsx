@@ -1,7 +1,7 @@
 // The audit page (the console's view of GET /ops/audit): read only.
 import { Hono } from "hono";
 import { listOperatorActions } from "../../audit/audit-reads.ts";
-import { auditQuery } from "../../http/ops/audit.ts";
+import { auditQuery } from "../../audit/query.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { page } from "../render.tsx";

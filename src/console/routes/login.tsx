@@ -1,10 +1,10 @@
 // Login and logout. Login checks the operator token in constant time and sets the signed
 // session cookie; a wrong token (a client JWT included) gets the form again with a 401.
 import { Hono } from "hono";
-import { throttleFailedAuth } from "../../http/auth/auth-throttle.ts";
 import { log } from "../../lib/log.ts";
 import { sameSecret } from "../../lib/same-secret.ts";
 import { controlProblem } from "../../lib/text.ts";
+import { throttleFailedAuth } from "../../web/auth-throttle.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { accessIdentity, noTokenLogin, requireCsrf, requireSession, sameOrigin } from "../guard.tsx";
 import { page } from "../render.tsx";

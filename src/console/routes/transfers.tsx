@@ -3,12 +3,12 @@
 
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { opsEventListSchema } from "../../contract/schemas.ts";
 import { eventsForOps } from "../../events/ops-reads.ts";
-import { callObject, ObjectFault } from "../../http/object-call.ts";
-import { opsEventListSchema } from "../../http/schemas.ts";
 import { log } from "../../lib/log.ts";
 import type { OperatorOutcome } from "../../saga/transition.ts";
 import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
+import { callObject, ObjectFault } from "../../web/object-call.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { reviewQueue } from "../data/queue.ts";

@@ -1,7 +1,7 @@
 // The `Authorization: Bearer <token>` header (RFC 6750) and the 401 that every auth failure gets.
 import type { Context } from "hono";
-import { problem } from "../problem.ts";
-import { tokenLengthMax } from "./jwt.ts";
+import { tokenLengthMax } from "../../auth/jwt.ts";
+import { problem } from "../../web/problem.ts";
 
 // RFC 6750 §2.1 b64token; the scheme name is case-insensitive (RFC 9110 §11.1).
 const bearerHeader = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;

@@ -12,12 +12,12 @@
 // nothing usable cached is a 503 (our outage). Whether the account exists (403 otherwise) is for
 // the route that reads the database.
 import type { MiddlewareHandler } from "hono";
+import { defaultJwksFetch, JwksCache, type JwksFetch, jwksRefetchIntervalMsMin } from "../../auth/jwks.ts";
+import { type JwtFailure, type KeyLookup, verifyJwt } from "../../auth/jwt.ts";
 import { accountIdPattern } from "../../lib/ids.ts";
 import { log } from "../../lib/log.ts";
-import { problem } from "../problem.ts";
+import { problem } from "../../web/problem.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
-import { defaultJwksFetch, JwksCache, type JwksFetch, jwksRefetchIntervalMsMin } from "./jwks.ts";
-import { type JwtFailure, type KeyLookup, verifyJwt } from "./jwt.ts";
 
 export type ClientAuthVariables = { accountId: string };
 export type ClientAuthBindings = Pick<Env, "JWT_SECRET" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE">;

@@ -6,13 +6,13 @@
 //   ops.use(opsAuth());
 //   c.get("actor")   // "ana@fintech.com.br" or "ops-token", recorded with every operator action
 import type { Context, MiddlewareHandler } from "hono";
+import { type AccessBindings, type AccessVerifier, accessAssertionHeader, workerAccessVerifier } from "../../auth/access.ts";
+import { jwksRefetchIntervalMsMin } from "../../auth/jwks.ts";
 import { log } from "../../lib/log.ts";
 import { sameSecret } from "../../lib/same-secret.ts";
-import { problem } from "../problem.ts";
-import { type AccessBindings, type AccessVerifier, accessAssertionHeader, workerAccessVerifier } from "./access.ts";
-import { throttleFailedAuth } from "./auth-throttle.ts";
+import { throttleFailedAuth } from "../../web/auth-throttle.ts";
+import { problem } from "../../web/problem.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
-import { jwksRefetchIntervalMsMin } from "./jwks.ts";
 
 export type OpsAuthBindings = Pick<Env, "OPS_TOKEN"> & AccessBindings & Partial<Pick<Env, "OPS_AUTH_RATE_LIMIT">>;
 export type OpsActorVariables = { actor: string };

@@ -1,8 +1,8 @@
 // Small builders for the operations of the OpenAPI document, so each path reads as what it
 // answers rather than as nested JSON.
 import type { z } from "zod";
+import { problemContentType } from "../../web/problem.ts";
 import { idempotencyKeyLengthMax } from "../idempotency-key.ts";
-import { problemContentType } from "../problem.ts";
 import { requestIdHeader } from "../request-id.ts";
 import { type ComponentId, schemaRef } from "./components.ts";
 import type { Header, JsonSchema, Parameter, RequestBody, ResponseObject } from "./types.ts";

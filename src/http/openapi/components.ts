@@ -1,5 +1,7 @@
 // components.schemas of the OpenAPI document, converted with z.toJSONSchema from the very zod
 // schemas the routes validate with (requests) and the tests check responses with (responses).
+
+import * as responses from "../../contract/schemas.ts";
 import { outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
@@ -10,7 +12,6 @@ import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
-import * as responses from "../schemas.ts";
 import { createTransferBody } from "../transfers.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";
 import type { JsonSchema } from "./types.ts";

@@ -1,8 +1,9 @@
 // The OpenAPI 3.1 document of the whole API, assembled from the operation lists and the zod
 // component schemas. What depends on the deployment (the transfer maximum, whether the sandbox
 // exists) is read from its variables, so the document describes the API that serves it.
+
+import { problemTypeBase } from "../../web/problem.ts";
 import { maxBodyBytes } from "../body-limit.ts";
-import { problemTypeBase } from "../problem.ts";
 import { problemResponse } from "./build.ts";
 import { clientOperations } from "./client-paths.ts";
 import { componentSchemas } from "./components.ts";

@@ -1,5 +1,5 @@
 // The operators' operations (CONTRACT §5).
-import { auditQuery } from "../ops/audit.ts";
+import { auditQuery } from "../../audit/query.ts";
 import { opsEventsQuery } from "../ops/events.ts";
 import { opsListTransfersQuery } from "../ops/transfers.ts";
 import {

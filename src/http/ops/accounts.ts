@@ -6,10 +6,10 @@ import { createAccountAs, creditAs, requestCreditAs } from "../../audit/operator
 import { configuredOrThrow } from "../../config/isolate.ts";
 import * as ledger from "../../ledger/ledger.ts";
 import { accountIdPattern } from "../../lib/ids.ts";
+import { problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
-import { problem } from "../problem.ts";
 import { jsonBody, validationProblem } from "../validation.ts";
 
 export const creditKeyLengthMax = 255;

@@ -5,11 +5,11 @@ import { Hono } from "hono";
 import { approveCreditAs } from "../../audit/operator-writes.ts";
 import * as ledger from "../../ledger/ledger.ts";
 import { uuidPattern } from "../../lib/ids.ts";
+import { problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { opsTokenActor } from "../auth/ops-auth.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
-import { problem } from "../problem.ts";
 
 export const opsCreditRoutes = new Hono<AppEnv>();
 

@@ -8,9 +8,9 @@ import { reconcileProvider } from "../../reconciliation/reconcile.ts";
 import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
+import { problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
-import { problem } from "../problem.ts";
 import { jsonBody, queryParams } from "../validation.ts";
 
 export const casesQuery = z.strictObject({

@@ -6,10 +6,10 @@ import { transferStates } from "../../saga/states.ts";
 import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
 import { sweep } from "../../sweeper.ts";
 import { listTransfersForOps, transferStory } from "../../transfers/ops-reads.ts";
+import { callObject } from "../../web/object-call.ts";
+import { problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
-import { callObject } from "../object-call.ts";
-import { problem } from "../problem.ts";
 import { jsonBody, queryParams } from "../validation.ts";
 
 export const resolveNoteLengthMax = 1_000;

@@ -1,7 +1,7 @@
 // The sandbox's directory (CONTRACT §4): every valid key has a made-up owner, the same one on
 // every call (chosen by a hash of the key), except email keys beginning `unknown` and EVPs
 // ending `0000`, which nobody owns. Pure.
-import { checkDigit } from "../../http/pix-key.ts";
+import { checkDigit } from "../../pix/key.ts";
 import type { KeyLookup, KeyOwner } from "../port.ts";
 
 const firstNames = ["Maria", "João", "Ana", "Pedro", "Francisca", "Lucas", "Juliana", "Carlos"] as const;

@@ -4,8 +4,8 @@
 // while; and found by the sweeper when no alarm is left to deliver them.
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { opsEventListSchema } from "../../../src/contract/schemas.ts";
 import { eventAttemptTimeoutMs } from "../../../src/events/send.ts";
-import { opsEventListSchema } from "../../../src/http/schemas.ts";
 import { call, clientHeaders, fundedAccount, getTransfer, opsHeaders } from "../../support/api.ts";
 import { sandboxKeys } from "../../support/faults.ts";
 import { filePool } from "../../support/pool-test.ts";

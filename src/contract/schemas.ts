@@ -7,7 +7,7 @@ import { operatorActionKinds } from "../audit/actions.ts";
 import { accountIdPattern, pixKeyTypes } from "../lib/ids.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
-import { problemSlugs, problemTypeUri } from "./problem.ts";
+import { problemSlugs, problemTypeUri } from "../web/problem.ts";
 
 /** RFC 3339 UTC with milliseconds, as every time in the API is rendered. */
 const timestamp = z.iso.datetime().describe("RFC 3339 UTC time");

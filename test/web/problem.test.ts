@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { describe, expect, it, vi } from "vitest";
-import { installProblemHandlers, type ProblemBody, ProblemError, problem, problemSlugs, problemTypeUri } from "../../src/http/problem.ts";
 import { type RequestIdVariables, requestId } from "../../src/http/request-id.ts";
+import { installProblemHandlers, type ProblemBody, ProblemError, problem, problemSlugs, problemTypeUri } from "../../src/web/problem.ts";
 
 function appWithProblems() {
   const app = new Hono<{ Variables: RequestIdVariables }>();

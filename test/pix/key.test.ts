@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkDigit, emailKeyLengthMax, isPixKeyType, normalisePixKey } from "../../src/http/pix-key.ts";
 import { type PixKeyType, pixKeyTypes } from "../../src/lib/ids.ts";
+import { checkDigit, emailKeyLengthMax, isPixKeyType, normalisePixKey } from "../../src/pix/key.ts";
 
 type Valid = [type: PixKeyType, input: string, stored: string];
 type Invalid = [type: PixKeyType, input: string, why: string];

@@ -8,8 +8,8 @@
 // past the limit gets 429 instead of 401 for every further failure. Guessing is stopped by the
 // length of the secrets (OPS_TOKEN at least 32 characters), the throttle stops the noise.
 import type { Context } from "hono";
-import { log } from "../../lib/log.ts";
-import { problem } from "../problem.ts";
+import { log } from "../lib/log.ts";
+import { problem } from "./problem.ts";
 
 /** The binding's `simple` setting in wrangler.toml, repeated for Retry-After (a test keeps them in step). */
 export const opsAuthRateLimit = { limit: 10, periodSeconds: 60 } as const;

@@ -8,7 +8,7 @@
 // let one request wait on I/O that another request started. jose (createLocalJWKSet) picks and
 // imports the key; this keeps the fetching policy: TTL, rate-limited refetch, stale-if-error.
 import { createLocalJWKSet, type JWK } from "jose";
-import { logEvent } from "../../lib/log.ts";
+import { logEvent } from "../lib/log.ts";
 import type { JwtKeyQuery, KeyLookup } from "./jwt.ts";
 
 export type JwksFetch = (url: string, init: RequestInit) => Promise<Response>;

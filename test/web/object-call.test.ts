@@ -2,9 +2,9 @@
 // and an error the runtime marks `retryable` is tried once more before that.
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
-import { callObject, isRetryableObjectError } from "../../src/http/object-call.ts";
-import { installProblemHandlers, type ProblemBody, problemTypeUri } from "../../src/http/problem.ts";
 import { type RequestIdVariables, requestId } from "../../src/http/request-id.ts";
+import { callObject, isRetryableObjectError } from "../../src/web/object-call.ts";
+import { installProblemHandlers, type ProblemBody, problemTypeUri } from "../../src/web/problem.ts";
 
 function rpcError(message: string, flags: { retryable?: boolean; overloaded?: boolean }): Error {
   return Object.assign(new Error(message), flags);
