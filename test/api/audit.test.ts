@@ -2,25 +2,19 @@
 // changes with old and new values, transfer resolutions and reconciliation runs, all listed by
 // GET /ops/audit newest first, filtered by account and actor, paged by cursor.
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { auditPageSchema } from "../../src/contract/schemas.ts";
 import { personHeaders } from "../support/access.ts";
 import { call, createTransfer, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 
-type AuditEntry = {
-  id: string;
-  at: string;
-  actor: string;
-  action: string;
-  account_id: string | null;
-  transfer_id: string | null;
-  details: Record<string, unknown>;
-};
-type AuditPage = { data: AuditEntry[]; next_cursor: string | null };
+type AuditPage = z.infer<typeof auditPageSchema>;
 
 async function audit(query: string): Promise<AuditPage> {
   const response = await call(`/ops/audit?${query}`, { headers: opsHeaders() });
   expect(response.status).toBe(200);
-  return response.json<AuditPage>();
+  // Parsed by the contract's schema: every page read here is also checked to be what §5 says.
+  return auditPageSchema.parse(await response.json());
 }
 
 const ana = "ana@fintech.example";
