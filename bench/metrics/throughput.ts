@@ -49,12 +49,14 @@ interface Load {
   drainedAtMs: number;
   /** Database sessions opened from the start of the load until every transfer completed. */
   sessions: number;
+  /** Rows inserted, updated or deleted over the same span (pg_stat_database). */
+  rowsWritten: number;
 }
 
 async function runLoad(context: BenchContext, api: StackClient, ids: readonly string[]): Promise<Load> {
   const observer = await openObserver(context.cluster.databaseUrl);
   try {
-    const sessionsBefore = (await observer.databaseCounters()).sessions;
+    const before = await observer.databaseCounters();
     const statements = context.statements ? await openStatements(context.cluster.databaseUrl) : null;
     await statements?.reset();
     const transferIds: string[] = [];
@@ -76,14 +78,16 @@ async function runLoad(context: BenchContext, api: StackClient, ids: readonly st
     context.log(`throughput, load until all completed: ${describeShare(cpu)}`);
     // Backends publish their counters as they exit; give the last ones a moment.
     await new Promise((resolve) => setTimeout(resolve, statsSettleMs));
-    const sessions = (await observer.databaseCounters()).sessions - sessionsBefore;
+    const after = await observer.databaseCounters();
+    const sessions = after.sessions - before.sessions;
+    const rowsWritten = after.rowsWritten - before.rowsWritten;
     if (statements !== null) {
       context.log("throughput: heaviest statements, per transfer created:");
       for (const line of describeStatements(await statements.heaviest(statementsLogged), transferIds.length, "transfer"))
         context.log(`  ${line}`);
       await statements.close();
     }
-    return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions };
+    return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions, rowsWritten };
   } finally {
     await observer.close();
   }
@@ -112,6 +116,7 @@ async function completionRows(pool: Pool, load: Load, raw: RawReference): Promis
   const meteredMs = load.drainedAtMs - load.startedAtMs;
   const cpuMsPerTransfer = (cores: number): number => (cores * meteredMs) / created;
   const postgresMs = cpuMsPerTransfer(load.cpu.postgresCores);
+  const rowsPerTransfer = load.rowsWritten / created;
   const systemCores = load.cpu.postgresCores + load.cpu.proxyCores + load.cpu.workerCores;
   return [
     reported("e2e: transfers accepted (POST)", (created / loadMsTotal) * 1000, "transfers/s"),
@@ -121,6 +126,14 @@ async function completionRows(pool: Pool, load: Load, raw: RawReference): Promis
     reported("diag e2e: database connections opened per transfer", load.sessions / created, "connections"),
     reported("cost: PostgreSQL CPU per completed transfer", postgresMs, "ms"),
     atMost("cost: PostgreSQL CPU per transfer / raw spread UPDATE CPU", postgresMs / raw.rawPostgresCpuMs, "ratio", postgresCostRatioMax),
+    // What the ratio above is made of: a transfer writes many rows (history, events, ledger,
+    // limits), the raw UPDATE one; per row written the two are comparable.
+    reported("diag cost: rows written per completed transfer", rowsPerTransfer, "rows"),
+    reported(
+      "diag cost: PostgreSQL CPU per row a transfer writes / raw UPDATE CPU",
+      postgresMs / rowsPerTransfer / raw.rawPostgresCpuMs,
+      "ratio",
+    ),
     reported("cost: Worker CPU per completed transfer (workerd)", cpuMsPerTransfer(load.cpu.workerCores), "ms"),
     reported("diag cost: dev proxy CPU per completed transfer", cpuMsPerTransfer(load.cpu.proxyCores), "ms"),
     reported(
