@@ -75,6 +75,16 @@ describe("migrate applies drizzle/functions/ around the migrations", () => {
     expect(await liveStatements()).toEqual(Object.fromEntries([...next].map(([name, d]) => [name, d.statement])));
   });
 
+  it("leaves an extension's functions and any aggregate alone", async () => {
+    // Neon may install an extension into `public`; its functions are not ours to drop.
+    await session.query("CREATE EXTENSION pg_stat_statements");
+    await session.query("CREATE AGGREGATE public.widget_max (text) (SFUNC = text_larger, STYPE = text)");
+    const next = definitions(widgetCount("SELECT count(*) FROM widgets WHERE name <> ''"), widgetsOver("bigint"));
+    expect(await applyFunctions(session, next, new Set())).toEqual({ changed: [], dropped: [], statements: [] });
+    const { rows } = await session.query("SELECT count(*)::int AS n FROM pg_proc WHERE proname IN ('pg_stat_statements', 'widget_max')");
+    expect(rows).toEqual([{ n: 2 }]);
+  });
+
   it("refuses a body that does not fit the tables, and leaves every function as it was", async () => {
     const before = await liveStatements();
     const broken = definitions(widgetCount("SELECT count(*) FROM gadgets"), widgetsOver("smallint"));
