@@ -8,6 +8,7 @@ import { lookUpPixKey } from "../../src/lookup/look-up.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
+import { expectProblem } from "./helpers.ts";
 
 const pool = filePool(2);
 
@@ -30,8 +31,7 @@ describe("GET /v1/pix-keys/:key", () => {
   it("answers 404 for a key nobody holds, and a miss costs 20", async () => {
     const accountId = await fundedAccount(0);
     const answer = await lookUp(accountId, "unknown@example.com", "?type=email");
-    expect(answer.status).toBe(404);
-    expect(answer.headers.get("content-type")).toBe("application/problem+json");
+    await expectProblem(answer, 404, "not-found");
     expect((await lookupBudgetAt(pool, accountId, Date.now())).tokens).toBe(80);
   });
 
@@ -44,8 +44,7 @@ describe("GET /v1/pix-keys/:key", () => {
   ])("refuses %s with 400 and spends nothing", async (_what, key, query) => {
     const accountId = await fundedAccount(0);
     const answer = await lookUp(accountId, key, query);
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({ type: expect.stringMatching(/\/validation-failed$/) });
+    await expectProblem(answer, 400, "validation-failed");
     expect((await lookupBudgetAt(pool, accountId, Date.now())).tokens).toBe(100);
   });
 
@@ -56,8 +55,7 @@ describe("GET /v1/pix-keys/:key", () => {
     const miss = { pixKey: "unknown@example.com", pixKeyType: "email" } as const;
     for (let i = 0; i < 5; i++) expect((await lookUpPixKey(pool, providerFor(env), accountId, miss, laterMs)).kind).toBe("not_found");
     const answer = await lookUp(accountId, "maria@example.com", "?type=email");
-    expect(answer.status).toBe(429);
-    expect(await answer.json()).toMatchObject({ type: expect.stringMatching(/\/rate-limited$/) });
+    await expectProblem(answer, 429, "rate-limited");
     expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(3_600);
   });
 });

@@ -35,12 +35,17 @@ function provider(extra: Record<string, Partial<PaymentView>> = {}): PaymentLook
   };
 }
 
-/** Runs `breakIt` and the checker in one transaction, then rolls everything back. */
-async function violationsAfter(breakIt: (db: PoolClient) => Promise<unknown>, payment: PaymentLookup = provider()): Promise<InvariantId[]> {
+/** Runs `off` (a constraint or trigger dropped), `breakIt` and the checker in one transaction, then rolls everything back. */
+async function violationsAfter(
+  breakIt: (db: PoolClient) => Promise<unknown>,
+  payment: PaymentLookup = provider(),
+  off?: string,
+): Promise<InvariantId[]> {
   const entriesBefore = await takeEntriesSnapshot(pool, [accountId]);
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
+    if (off !== undefined) await client.query(off);
     await breakIt(client);
     const found = await checkInvariants(pool, { accountIds: [accountId], entriesBefore, payment, within: client, overdueMsMax: 60_000 });
     return [...new Set(found.map((v) => v.invariant))];
@@ -55,7 +60,14 @@ describe("the invariant checker", () => {
     expect(await violationsAfter(async () => undefined)).toEqual([]);
   });
 
-  it.each<{ invariant: InvariantId; how: string; breakIt: (db: PoolClient) => Promise<unknown>; payment?: () => PaymentLookup }>([
+  it.each<{
+    invariant: InvariantId;
+    how: string;
+    /** The constraint or trigger that would stop `breakIt`, dropped first (inside the transaction). */
+    off?: string;
+    breakIt: (db: PoolClient) => Promise<unknown>;
+    payment?: () => PaymentLookup;
+  }>([
     {
       invariant: "I1",
       how: "a balance that differs from its entries",
@@ -75,21 +87,17 @@ describe("the invariant checker", () => {
     {
       invariant: "I2",
       how: "a negative available balance",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE accounts DROP CONSTRAINT accounts_available_not_negative");
-        await db.query("UPDATE accounts SET held_cents = balance_cents + 1 WHERE id = $1", [accountId]);
-      },
+      off: "ALTER TABLE accounts DROP CONSTRAINT accounts_available_not_negative",
+      breakIt: (db) => db.query("UPDATE accounts SET held_cents = balance_cents + 1 WHERE id = $1", [accountId]),
     },
     {
       invariant: "I3",
       how: "a transfer that entered completed twice (with the transition CHECK off)",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE transfer_history DROP CONSTRAINT transfer_history_transition_allowed");
-        await db.query(
-          "INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES ($1, 'completed', 'completed', 'saga')",
-          [completedId],
-        );
-      },
+      off: "ALTER TABLE transfer_history DROP CONSTRAINT transfer_history_transition_allowed",
+      breakIt: (db) =>
+        db.query("INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES ($1, 'completed', 'completed', 'saga')", [
+          completedId,
+        ]),
     },
     {
       invariant: "I4",
@@ -99,10 +107,8 @@ describe("the invariant checker", () => {
     {
       invariant: "I5",
       how: "an in-flight saga with no next check",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE transfers DROP CONSTRAINT transfers_failed_iff_compensated");
-        await db.query("UPDATE transfers SET state = 'submitted', next_check_at = NULL WHERE id = $1", [refusedId]);
-      },
+      off: "ALTER TABLE transfers DROP CONSTRAINT transfers_failed_iff_compensated",
+      breakIt: (db) => db.query("UPDATE transfers SET state = 'submitted', next_check_at = NULL WHERE id = $1", [refusedId]),
     },
     {
       invariant: "I6",
@@ -113,26 +119,23 @@ describe("the invariant checker", () => {
     {
       invariant: "I7",
       how: "released while the provider paid",
-      breakIt: async (db) => {
-        await db.query("UPDATE transfers SET state = 'compensated', failure_reason = 'not_sent' WHERE id = $1", [completedId]);
-      },
+      breakIt: (db) => db.query("UPDATE transfers SET state = 'compensated', failure_reason = 'not_sent' WHERE id = $1", [completedId]),
     },
     {
       invariant: "I8",
       how: "a transition no provider answer justifies (with the transition CHECK off)",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE transfer_history DROP CONSTRAINT transfer_history_transition_allowed");
-        await db.query(
+      off: "ALTER TABLE transfer_history DROP CONSTRAINT transfer_history_transition_allowed",
+      breakIt: (db) =>
+        db.query(
           "INSERT INTO transfer_history (transfer_id, from_state, to_state, actor, evidence) VALUES ($1, 'completed', 'compensated', 'provider', $2)",
           [completedId, JSON.stringify({ provider_call: "webhook", outcome: "rejected:said_so" })],
-        );
-      },
+        ),
     },
     {
       invariant: "I9",
       how: "an entry edited in place (with the append-only trigger off)",
+      off: "ALTER TABLE entries DISABLE TRIGGER entries_no_update_or_delete",
       breakIt: async (db) => {
-        await db.query("ALTER TABLE entries DISABLE TRIGGER entries_no_update_or_delete");
         await db.query(
           "UPDATE entries SET amount_cents = amount_cents WHERE account_id = $1 AND id = (SELECT min(id) FROM entries WHERE account_id = $1)",
           [accountId],
@@ -143,49 +146,40 @@ describe("the invariant checker", () => {
     {
       invariant: "I10",
       how: "two transfers under one Idempotency-Key",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE transfers DROP CONSTRAINT transfers_idempotency_key_per_account");
-        await db.query("UPDATE transfers SET idempotency_key = 'same' WHERE account_id = $1", [accountId]);
-      },
+      off: "ALTER TABLE transfers DROP CONSTRAINT transfers_idempotency_key_per_account",
+      breakIt: (db) => db.query("UPDATE transfers SET idempotency_key = 'same' WHERE account_id = $1", [accountId]),
     },
     {
       invariant: "I11",
       how: "an event rewritten to show a state its history never had (with the append-only trigger off)",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE transfer_events DISABLE TRIGGER transfer_events_immutable");
-        await db.query(
-          `UPDATE transfer_events SET data = jsonb_set(data, '{state}', '"completed"') WHERE transfer_id = $1 AND sequence = 2`,
-          [refusedId],
-        );
-      },
+      off: "ALTER TABLE transfer_events DISABLE TRIGGER transfer_events_immutable",
+      breakIt: (db) =>
+        db.query(`UPDATE transfer_events SET data = jsonb_set(data, '{state}', '"completed"') WHERE transfer_id = $1 AND sequence = 2`, [
+          refusedId,
+        ]),
     },
     {
       invariant: "I12",
       how: "more returned than was sent (with the CHECK off)",
-      breakIt: async (db) => {
-        await db.query("ALTER TABLE transfers DROP CONSTRAINT transfers_returned_within_amount");
-        await db.query("UPDATE transfers SET returned_cents = amount_cents + 1 WHERE id = $1", [completedId]);
-      },
+      off: "ALTER TABLE transfers DROP CONSTRAINT transfers_returned_within_amount",
+      breakIt: (db) => db.query("UPDATE transfers SET returned_cents = amount_cents + 1 WHERE id = $1", [completedId]),
     },
     {
       invariant: "I12",
       how: "returned_cents that disagrees with the returns listed",
-      breakIt: async (db) => {
-        await db.query("UPDATE transfers SET returned_cents = returned_cents + 1 WHERE id = $1", [completedId]);
-      },
+      breakIt: (db) => db.query("UPDATE transfers SET returned_cents = returned_cents + 1 WHERE id = $1", [completedId]),
     },
     {
       invariant: "I12",
       how: "a return credited with a third entry in its ledger transaction",
-      breakIt: async (db) => {
-        await db.query(
+      breakIt: (db) =>
+        db.query(
           `INSERT INTO entries (transaction_id, account_id, amount_cents, balance_after_cents)
            SELECT ledger_transaction_id, 'house:funding', -1, NULL FROM transfer_returns WHERE transfer_id = $1`,
           [completedId],
-        );
-      },
+        ),
     },
-  ])("reports $invariant: $how", async ({ invariant, breakIt, payment }) => {
-    expect(await violationsAfter(breakIt, payment?.())).toContain(invariant);
+  ])("reports $invariant: $how", async ({ invariant, off, breakIt, payment }) => {
+    expect(await violationsAfter(breakIt, payment?.(), off)).toContain(invariant);
   });
 });

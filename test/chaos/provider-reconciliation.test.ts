@@ -7,11 +7,11 @@
 import { afterEach, describe, expect } from "vitest";
 import { reconcile } from "../reconciliation/scenarios.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
-import { clearDbFaults, injectDbFault, providerOutage, sandboxKeys, tally } from "../support/faults.ts";
+import { clearDbFaults, injectDbFault, sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { poolTest } from "../support/pool-test.ts";
 import { expectInvariants } from "./support/checks.ts";
-import { createWithRetries } from "./support/clients.ts";
+import { createDuringOutage } from "./support/clients.ts";
 import { drain } from "./support/drain.ts";
 import { resolveReviews } from "./support/operator.ts";
 import { scaled } from "./support/scale.ts";
@@ -38,21 +38,12 @@ describe("provider reconciliation after chaos", () => {
       const accountIds = await Promise.all(keys.map(() => fundedAccount(perKey * amountCents)));
       const entriesBefore = await takeEntriesSnapshot(pool, accountIds);
       await injectDbFault({ kind: "latency", durationMs: 2_000, latencyMs: 30 });
-      const outage = (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        await providerOutage(500);
-      })();
-      const created = await Promise.all(
-        keys.flatMap((key, k) =>
-          Array.from({ length: perKey }, async () => ({
-            key: key.pix_key,
-            created: await createWithRetries(accountIds[k] ?? "", { amount_cents: amountCents, ...key }),
-          })),
-        ),
-      );
-      await outage;
-      const ids = created.map((c) => c.created.transfer?.id ?? "");
-      expect(created.map((c) => c.created.status)).toEqual(Array(created.length).fill(202));
+      const senders = keys.map((key, k) => ({
+        label: key.pix_key,
+        accountId: accountIds[k] ?? "",
+        body: { amount_cents: amountCents, ...key },
+      }));
+      const { sent, ids } = await createDuringOutage(senders, perKey, 500);
       expect((await drain(pool, ids, { timeoutMs: 60_000, rescueAfterMs: 3_000, label: "reconciliation_chaos" })).stuck).toEqual([]);
       await resolveReviews(pool, ids);
       await clearDbFaults();
@@ -64,7 +55,7 @@ describe("provider reconciliation after chaos", () => {
         "processing@sandbox.test": "state_mismatch",
       };
       const expected: [string, string][] = [];
-      for (const { key, created: c } of created) {
+      for (const { label: key, created: c } of sent) {
         const id = c.transfer?.id ?? "";
         const kind = scripted[key];
         if (kind === undefined) continue;

@@ -6,11 +6,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, fundedAccount, sandboxPayment } from "../support/api.ts";
-import { injectDbFault, providerOutage, type SandboxBehaviour, sandboxBehaviours, sandboxKeys, tally } from "../support/faults.ts";
+import { injectDbFault, type SandboxBehaviour, sandboxBehaviours, sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
-import { createWithRetries } from "./support/clients.ts";
+import { createDuringOutage } from "./support/clients.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { openWithoutObject } from "./support/open.ts";
 import { resolveReviews } from "./support/operator.ts";
@@ -52,26 +52,17 @@ describe("a misbehaving provider", () => {
       const accountIds = await Promise.all(sandboxBehaviours.map(() => fundedAccount(perBehaviour * amountCents)));
       const entriesBefore = await takeEntriesSnapshot(pool, accountIds);
       await injectDbFault({ kind: "latency", durationMs: 3_000, latencyMs: 30 });
-      const outage = (async () => {
-        await new Promise((resolve) => setTimeout(resolve, 150));
-        await providerOutage(600);
-      })();
-      const created = await Promise.all(
-        sandboxBehaviours.flatMap((behaviour, b) =>
-          Array.from({ length: perBehaviour }, async () => ({
-            behaviour,
-            created: await createWithRetries(accountIds[b] ?? "", { amount_cents: amountCents, ...sandboxKeys[behaviour] }),
-          })),
-        ),
-      );
-      await outage;
-      const ids = created.map((c) => c.created.transfer?.id ?? "");
-      expect(created.map((c) => c.created.status)).toEqual(Array(created.length).fill(202));
+      const senders = sandboxBehaviours.map((behaviour, b) => ({
+        label: behaviour,
+        accountId: accountIds[b] ?? "",
+        body: { amount_cents: amountCents, ...sandboxKeys[behaviour] },
+      }));
+      const { sent, ids } = await createDuringOutage(senders, perBehaviour, 600);
       expect((await drain(pool, ids, { timeoutMs: 60_000, rescueAfterMs: 3_000, label: "provider_faults" })).stuck).toEqual([]);
       await tallyOutcomes(pool, ids);
 
       const deadlineReviews: string[] = [];
-      for (const { behaviour, created: c } of created) {
+      for (const { label: behaviour, created: c } of sent) {
         const id = c.transfer?.id ?? "";
         const { rows } = await pool.query<{ state: string; failure_reason: string | null }>(
           "SELECT state, failure_reason FROM transfers WHERE id = $1",

@@ -9,6 +9,7 @@ import { applyChange } from "../../src/transfers/store.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
 import { tally } from "../support/faults.ts";
 import { filePool } from "../support/pool-test.ts";
+import { storedChange } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { openWithoutObject } from "./support/open.ts";
@@ -33,20 +34,13 @@ async function quietSubmitted(accountId: string, pixKey: string): Promise<string
     pool,
     saga.id,
     "funds_reserved",
-    {
+    storedChange({
       path: ["submitted"],
-      ledger: null,
-      failureReason: null,
-      failureCode: null,
       endToEndId: sent.endToEndId,
-      checksMade: 0,
       nextCheckAtMs: Date.now() + 60_000,
-      lastSentAtMs: Date.now(),
       reason: "provider accepted the order",
-      actor: "provider",
-      sent: true,
       evidence: { provider_call: "send", outcome: "accepted", http_status: sent.evidence.httpStatus },
-    },
+    }),
     { kind: "send", outcome: "accepted", httpStatus: sent.evidence.httpStatus, detail: null, durationMs: 1 },
   );
   if (applied.outcome !== "applied") throw new Error(`submit answered ${applied.outcome}`);

@@ -50,6 +50,16 @@ export function efiEnv(overrides: Partial<Env> = {}): Env {
   });
 }
 
+/** Outbound events on, under the key `secret`: the rows on events differ in that key or one more variable. */
+function withEvents(secret: string, overrides: Partial<Env> = {}): Env {
+  return productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: secret, ...overrides });
+}
+
+/** Operator alerts on, under the key `secret`: the rows on alerts differ only in that key. */
+function withAlerts(secret: string): Env {
+  return productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: secret });
+}
+
 export interface Misconfiguration {
   name: string;
   env: Env;
@@ -107,48 +117,24 @@ export const misconfigurations: Misconfiguration[] = [
     }),
     variable: "ACCESS_CERTS_URL",
   },
-  {
-    name: "a plain-http EVENTS_URL",
-    env: productionEnv({ EVENTS_URL: "http://events.example/in", EVENTS_SECRET: eventsKey }),
-    variable: "EVENTS_URL",
-  },
+  { name: "a plain-http EVENTS_URL", env: withEvents(eventsKey, { EVENTS_URL: "http://events.example/in" }), variable: "EVENTS_URL" },
   {
     name: "EVENTS_SECRET that is a WEBHOOK_SECRET key (during a rotation)",
-    env: productionEnv({
-      WEBHOOK_SECRET: `${otherWebhookKey} ${webhookKey}`,
-      EVENTS_URL: "https://events.example/in",
-      EVENTS_SECRET: webhookKey,
-    }),
+    env: withEvents(webhookKey, { WEBHOOK_SECRET: `${otherWebhookKey} ${webhookKey}` }),
     variable: "EVENTS_SECRET",
   },
-  {
-    name: "EVENTS_SECRET from .dev.vars.example",
-    env: productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: exampleAlertKey }),
-    variable: "EVENTS_SECRET",
-  },
-  {
-    name: "an EVENTS_SECRET key under 24 bytes",
-    env: productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: `whsec_${btoa("events-key-0123456789")}` }),
-    variable: "EVENTS_SECRET",
-  },
+  { name: "EVENTS_SECRET from .dev.vars.example", env: withEvents(exampleAlertKey), variable: "EVENTS_SECRET" },
+  { name: "an EVENTS_SECRET key under 24 bytes", env: withEvents(`whsec_${btoa("events-key-0123456789")}`), variable: "EVENTS_SECRET" },
   {
     name: "an EVENTS_RETRY_FIRST_MS that is not an integer",
-    env: productionEnv({ EVENTS_URL: "https://events.example/in", EVENTS_SECRET: eventsKey, EVENTS_RETRY_FIRST_MS: "10s" }),
+    env: withEvents(eventsKey, { EVENTS_RETRY_FIRST_MS: "10s" }),
     variable: "EVENTS_RETRY_FIRST_MS",
   },
-  {
-    name: "OPS_ALERT_SECRET that is a WEBHOOK_SECRET key",
-    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: webhookKey }),
-    variable: "OPS_ALERT_SECRET",
-  },
-  {
-    name: "OPS_ALERT_SECRET from .dev.vars.example",
-    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: exampleAlertKey }),
-    variable: "OPS_ALERT_SECRET",
-  },
+  { name: "OPS_ALERT_SECRET that is a WEBHOOK_SECRET key", env: withAlerts(webhookKey), variable: "OPS_ALERT_SECRET" },
+  { name: "OPS_ALERT_SECRET from .dev.vars.example", env: withAlerts(exampleAlertKey), variable: "OPS_ALERT_SECRET" },
   {
     name: "an OPS_ALERT_SECRET key under 24 bytes",
-    env: productionEnv({ OPS_ALERT_URL: "https://alerts.example/in", OPS_ALERT_SECRET: `whsec_${btoa("alert-key-0123456789")}` }),
+    env: withAlerts(`whsec_${btoa("alert-key-0123456789")}`),
     variable: "OPS_ALERT_SECRET",
   },
   {

@@ -40,6 +40,14 @@ async function opened(balanceCents: number): Promise<{ id: string; accountId: st
   return { id: saga.id, accountId };
 }
 
+/** Event 3 written by hand with no change behind it, as a buggy writer would: the database must refuse it. */
+function forgedEvent(transferId: string, id: string, type: string): Promise<unknown> {
+  return pool.query(
+    `INSERT INTO transfer_events (id, transfer_id, sequence, type, occurred_at, data) VALUES ($1, $2, 3, $3, now(), '{}')`,
+    [id, transferId, type],
+  );
+}
+
 describe("every change is recorded with its event", () => {
   it("gives transfer_open's hops events 1, 2 with the resource as of each, the last one what GET answers", async () => {
     const transfer = await opened(10_000);
@@ -108,13 +116,7 @@ describe("no change without its event, no event without its change", () => {
 
   it("refuses an event without a change: no history row, or one that already has its event", async () => {
     const transfer = await opened(10_000);
-    await expect(
-      pool.query(
-        `INSERT INTO transfer_events (id, transfer_id, sequence, type, occurred_at, data)
-         VALUES ('evt_forged', $1, 3, 'transfer.updated', now(), '{}')`,
-        [transfer.id],
-      ),
-    ).rejects.toThrow(/transfer_events_updated_has_history/);
+    await expect(forgedEvent(transfer.id, "evt_forged", "transfer.updated")).rejects.toThrow(/transfer_events_updated_has_history/);
     await expect(
       pool.query(
         `INSERT INTO transfer_events (id, transfer_id, sequence, type, history_id, occurred_at, data)
@@ -155,13 +157,9 @@ describe("no change without its event, no event without its change", () => {
 
   it("refuses at COMMIT a transfer.returned event for money that never came back", async () => {
     const transfer = await opened(10_000);
-    await expect(
-      pool.query(
-        `INSERT INTO transfer_events (id, transfer_id, sequence, type, occurred_at, data)
-         VALUES ('evt_forged_return', $1, 3, 'transfer.returned', now(), '{}')`,
-        [transfer.id],
-      ),
-    ).rejects.toThrow(/has 0 returns but 1 transfer.returned events/);
+    await expect(forgedEvent(transfer.id, "evt_forged_return", "transfer.returned")).rejects.toThrow(
+      /has 0 returns but 1 transfer.returned events/,
+    );
     expect(await eventsOf(transfer.id)).toHaveLength(2);
   });
 

@@ -20,125 +20,93 @@ function answered(httpStatus: number, body: AnswerBody = { kind: "not_json" }): 
   return { kind: "answered", httpStatus, body };
 }
 
-type Case = { name: string; exchange: ProviderExchange; expected: Record<string, unknown> };
+/** One row per answer: what the test says, what the provider answered, and the class it must get. */
+type Case = [name: string, exchange: ProviderExchange, expected: Record<string, unknown>];
+
+// The classes most rows expect, so that each row fits on its line.
+function unknown(why: string): Record<string, unknown> {
+  return { kind: "unknown", why };
+}
+function credentialsRefused(why: string): Record<string, unknown> {
+  return { kind: "unknown", why, alert: "credentials_refused" };
+}
+function rejected(code: string): Record<string, unknown> {
+  return { kind: "rejected", code };
+}
 
 /** No answer at all is the same unknown for a send and for a status check. */
 const noAnswer: Case[] = [
-  { name: "a timeout is unknown", exchange: { kind: "timed_out" }, expected: { kind: "unknown", why: "timeout" } },
-  { name: "a broken connection is unknown", exchange: { kind: "failed" }, expected: { kind: "unknown", why: "network_error" } },
+  ["a timeout is unknown", { kind: "timed_out" }, unknown("timeout")],
+  ["a broken connection is unknown", { kind: "failed" }, unknown("network_error")],
 ];
 
 describe("classifySend", () => {
   const cases: Case[] = [
-    {
-      name: "201 with a valid body is accepted: the provider holds the order",
-      exchange: answered(201, json({ status: "processing", end_to_end_id: endToEndId })),
-      expected: { kind: "accepted", status: "processing", endToEndId },
-    },
-    {
-      name: "200 (a repeat) confirmed without an end-to-end id is accepted with a null id",
-      exchange: answered(200, json({ status: "confirmed" })),
-      expected: { kind: "accepted", status: "confirmed", endToEndId: null },
-    },
-    {
-      name: "200 echoing our amount and key is accepted",
-      exchange: answered(200, json({ status: "processing", amount_cents: 2500, idempotency_key: order.idempotencyKey })),
-      expected: { kind: "accepted", status: "processing", endToEndId: null },
-    },
-    {
-      name: "200 with another amount is unknown: the answer is about some other order",
-      exchange: answered(200, json({ status: "confirmed", amount_cents: 2501 })),
-      expected: { kind: "unknown", why: "contradicts_order" },
-    },
-    {
-      name: "200 with another idempotency key is unknown",
-      exchange: answered(200, json({ status: "confirmed", idempotency_key: "someone-else" })),
-      expected: { kind: "unknown", why: "contradicts_order" },
-    },
-    {
-      name: "200 that is not JSON is unknown: the Pix may have been made",
-      exchange: answered(200),
-      expected: { kind: "unknown", why: "malformed_body" },
-    },
-    {
-      name: "200 with a status outside the API is unknown",
-      exchange: answered(200, json({ status: "done" })),
-      expected: { kind: "unknown", why: "malformed_body" },
-    },
-    {
-      name: "200 with a malformed end-to-end id is unknown",
-      exchange: answered(200, json({ status: "confirmed", end_to_end_id: "E123" })),
-      expected: { kind: "unknown", why: "malformed_body" },
-    },
-    {
-      name: "202 is not this API's answer: unknown",
-      exchange: answered(202, json({ status: "processing" })),
-      expected: { kind: "unknown", why: "http_202" },
-    },
-    {
-      name: "a redirect is unknown, never followed",
-      exchange: answered(302),
-      expected: { kind: "unknown", why: "http_302" },
-    },
-    {
-      name: "422 with a code is a rejection carrying that code",
-      exchange: answered(422, json({ code: "invalid_key" })),
-      expected: { kind: "rejected", code: "invalid_key" },
-    },
-    {
-      name: "400 without a code is still a definitive rejection, coded by its status",
-      exchange: answered(400, { kind: "not_json" }),
-      expected: { kind: "rejected", code: "http_400" },
-    },
-    {
-      name: "a 4xx code that is not a plain token is not trusted: coded by status",
-      exchange: answered(422, json({ code: "<script>alert(1)</script>" })),
-      expected: { kind: "rejected", code: "http_422" },
-    },
-    {
-      name: "401 is unknown and an alert: our credentials were refused, not the order",
-      exchange: answered(401, json({ code: "unauthorized" })),
-      expected: { kind: "unknown", why: "http_401", alert: "credentials_refused" },
-    },
-    {
-      name: "403 is unknown and an alert: our credentials were refused, not the order",
-      exchange: answered(403, json({ code: "forbidden" })),
-      expected: { kind: "unknown", why: "http_403", alert: "credentials_refused" },
-    },
-    {
-      name: "408 is unknown: the provider gave up waiting, not on the order",
-      exchange: answered(408, json({ code: "timeout" })),
-      expected: { kind: "unknown", why: "http_408" },
-    },
-    {
-      name: "409 is unknown: something already exists under this key",
-      exchange: answered(409, json({ code: "idempotency_conflict" })),
-      expected: { kind: "unknown", why: "http_409" },
-    },
-    {
-      name: "429 is unknown: rate limited, not refused",
-      exchange: answered(429, json({ code: "slow_down" })),
-      expected: { kind: "unknown", why: "http_429" },
-    },
-    {
-      name: "500 is unknown: the provider may have made the Pix before failing",
-      exchange: answered(500, json({ code: "internal_error" })),
-      expected: { kind: "unknown", why: "http_500" },
-    },
-    {
-      name: "503 is unknown",
-      exchange: answered(503),
-      expected: { kind: "unknown", why: "http_503" },
-    },
+    [
+      "201 with a valid body is accepted: the provider holds the order",
+      answered(201, json({ status: "processing", end_to_end_id: endToEndId })),
+      { kind: "accepted", status: "processing", endToEndId },
+    ],
+    [
+      "200 (a repeat) confirmed without an end-to-end id is accepted with a null id",
+      answered(200, json({ status: "confirmed" })),
+      { kind: "accepted", status: "confirmed", endToEndId: null },
+    ],
+    [
+      "200 echoing our amount and key is accepted",
+      answered(200, json({ status: "processing", amount_cents: 2500, idempotency_key: order.idempotencyKey })),
+      { kind: "accepted", status: "processing", endToEndId: null },
+    ],
+    [
+      "200 with another amount is unknown: the answer is about some other order",
+      answered(200, json({ status: "confirmed", amount_cents: 2501 })),
+      unknown("contradicts_order"),
+    ],
+    [
+      "200 with another idempotency key is unknown",
+      answered(200, json({ status: "confirmed", idempotency_key: "someone-else" })),
+      unknown("contradicts_order"),
+    ],
+    ["200 that is not JSON is unknown: the Pix may have been made", answered(200), unknown("malformed_body")],
+    ["200 with a status outside the API is unknown", answered(200, json({ status: "done" })), unknown("malformed_body")],
+    [
+      "200 with a malformed end-to-end id is unknown",
+      answered(200, json({ status: "confirmed", end_to_end_id: "E123" })),
+      unknown("malformed_body"),
+    ],
+    ["202 is not this API's answer: unknown", answered(202, json({ status: "processing" })), unknown("http_202")],
+    ["a redirect is unknown, never followed", answered(302), unknown("http_302")],
+    ["422 with a code is a rejection carrying that code", answered(422, json({ code: "invalid_key" })), rejected("invalid_key")],
+    ["400 without a code is still a definitive rejection, coded by its status", answered(400, { kind: "not_json" }), rejected("http_400")],
+    [
+      "a 4xx code that is not a plain token is not trusted: coded by status",
+      answered(422, json({ code: "<script>alert(1)</script>" })),
+      rejected("http_422"),
+    ],
+    [
+      "401 is unknown and an alert: our credentials were refused, not the order",
+      answered(401, json({ code: "unauthorized" })),
+      credentialsRefused("http_401"),
+    ],
+    [
+      "403 is unknown and an alert: our credentials were refused, not the order",
+      answered(403, json({ code: "forbidden" })),
+      credentialsRefused("http_403"),
+    ],
+    ["408 is unknown: the provider gave up waiting, not on the order", answered(408, json({ code: "timeout" })), unknown("http_408")],
+    ["409 is unknown: something already exists under this key", answered(409, json({ code: "idempotency_conflict" })), unknown("http_409")],
+    ["429 is unknown: rate limited, not refused", answered(429, json({ code: "slow_down" })), unknown("http_429")],
+    [
+      "500 is unknown: the provider may have made the Pix before failing",
+      answered(500, json({ code: "internal_error" })),
+      unknown("http_500"),
+    ],
+    ["503 is unknown", answered(503), unknown("http_503")],
     ...noAnswer,
-    {
-      name: "an oversized 200 is unknown, not parsed",
-      exchange: answered(200, { kind: "too_large" }),
-      expected: { kind: "unknown", why: "body_too_large" },
-    },
+    ["an oversized 200 is unknown, not parsed", answered(200, { kind: "too_large" }), unknown("body_too_large")],
   ];
 
-  for (const { name, exchange, expected } of cases) {
+  for (const [name, exchange, expected] of cases) {
     it(name, () => {
       expect(classifySend(order, exchange, evidence)).toEqual({ ...expected, evidence });
     });
@@ -147,14 +115,14 @@ describe("classifySend", () => {
 
 describe("classifyStatus", () => {
   const cases: Case[] = [
-    {
-      name: "200 confirmed is confirmed, with its end-to-end id",
-      exchange: answered(200, json({ status: "confirmed", end_to_end_id: endToEndId, code: null })),
-      expected: { kind: "confirmed", endToEndId, returns: [] },
-    },
-    {
-      name: "200 confirmed carries its returns, reasons from our words or the Pix codes",
-      exchange: answered(
+    [
+      "200 confirmed is confirmed, with its end-to-end id",
+      answered(200, json({ status: "confirmed", end_to_end_id: endToEndId, code: null })),
+      { kind: "confirmed", endToEndId, returns: [] },
+    ],
+    [
+      "200 confirmed carries its returns, reasons from our words or the Pix codes",
+      answered(
         200,
         json({
           status: "confirmed",
@@ -165,7 +133,7 @@ describe("classifyStatus", () => {
           ],
         }),
       ),
-      expected: {
+      {
         kind: "confirmed",
         endToEndId,
         returns: [
@@ -178,10 +146,10 @@ describe("classifyStatus", () => {
           { id: "D99999999202601011400AbCdEfGhIjK", amountCents: 500, reason: "fraud", atMs: Date.parse("2026-01-01T14:00:00Z") },
         ],
       },
-    },
-    {
-      name: "200 confirmed with returns above the amount is unknown: it is about another payment",
-      exchange: answered(
+    ],
+    [
+      "200 confirmed with returns above the amount is unknown: it is about another payment",
+      answered(
         200,
         json({
           status: "confirmed",
@@ -191,72 +159,48 @@ describe("classifyStatus", () => {
           ],
         }),
       ),
-      expected: { kind: "unknown", why: "returns_exceed_amount" },
-    },
-    {
-      name: "200 confirmed with a malformed return is unknown",
-      exchange: answered(200, json({ status: "confirmed", returns: [{ id: "D 1;drop", amount_cents: 10, at: "2026-01-01T13:00:00Z" }] })),
-      expected: { kind: "unknown", why: "malformed_body" },
-    },
-    {
-      name: "200 rejected is rejected with the provider's code",
-      exchange: answered(200, json({ status: "rejected", code: "beneficiary_refused" })),
-      expected: { kind: "rejected", code: "beneficiary_refused" },
-    },
-    {
-      name: "200 rejected without a code is still rejected: the status itself is definitive",
-      exchange: answered(200, json({ status: "rejected" })),
-      expected: { kind: "rejected", code: "unspecified" },
-    },
-    {
-      name: "200 processing is processing",
-      exchange: answered(200, json({ status: "processing", end_to_end_id: null })),
-      expected: { kind: "processing" },
-    },
-    {
-      name: "200 confirmed for another amount is unknown, never a settlement",
-      exchange: answered(200, json({ status: "confirmed", amount_cents: 250 })),
-      expected: { kind: "unknown", why: "contradicts_order" },
-    },
-    {
-      name: "200 with junk is unknown",
-      exchange: answered(200, json({ state: "ok" })),
-      expected: { kind: "unknown", why: "malformed_body" },
-    },
-    {
-      name: "404 with the API's own not_found body is not found, released after the grace window",
-      exchange: answered(404, json({ code: "not_found" })),
-      expected: { kind: "not_found", afterGrace: "release" },
-    },
-    {
-      name: "404 that is not JSON (a gateway's page) is unknown",
-      exchange: answered(404),
-      expected: { kind: "unknown", why: "http_404_not_this_api" },
-    },
-    {
-      name: "404 with another JSON body (a wrong base URL) is unknown",
-      exchange: answered(404, json({ error: "route not found" })),
-      expected: { kind: "unknown", why: "http_404_not_this_api" },
-    },
-    {
-      name: "401 is unknown and an alert",
-      exchange: answered(401),
-      expected: { kind: "unknown", why: "http_401", alert: "credentials_refused" },
-    },
-    {
-      name: "503 is unknown: ask again",
-      exchange: answered(503),
-      expected: { kind: "unknown", why: "http_503" },
-    },
-    {
-      name: "a 4xx other than 404 is unknown: a status check cannot reject an order",
-      exchange: answered(400, json({ code: "bad" })),
-      expected: { kind: "unknown", why: "http_400" },
-    },
+      unknown("returns_exceed_amount"),
+    ],
+    [
+      "200 confirmed with a malformed return is unknown",
+      answered(200, json({ status: "confirmed", returns: [{ id: "D 1;drop", amount_cents: 10, at: "2026-01-01T13:00:00Z" }] })),
+      unknown("malformed_body"),
+    ],
+    [
+      "200 rejected is rejected with the provider's code",
+      answered(200, json({ status: "rejected", code: "beneficiary_refused" })),
+      rejected("beneficiary_refused"),
+    ],
+    [
+      "200 rejected without a code is still rejected: the status itself is definitive",
+      answered(200, json({ status: "rejected" })),
+      rejected("unspecified"),
+    ],
+    ["200 processing is processing", answered(200, json({ status: "processing", end_to_end_id: null })), { kind: "processing" }],
+    [
+      "200 confirmed for another amount is unknown, never a settlement",
+      answered(200, json({ status: "confirmed", amount_cents: 250 })),
+      unknown("contradicts_order"),
+    ],
+    ["200 with junk is unknown", answered(200, json({ state: "ok" })), unknown("malformed_body")],
+    [
+      "404 with the API's own not_found body is not found, released after the grace window",
+      answered(404, json({ code: "not_found" })),
+      { kind: "not_found", afterGrace: "release" },
+    ],
+    ["404 that is not JSON (a gateway's page) is unknown", answered(404), unknown("http_404_not_this_api")],
+    [
+      "404 with another JSON body (a wrong base URL) is unknown",
+      answered(404, json({ error: "route not found" })),
+      unknown("http_404_not_this_api"),
+    ],
+    ["401 is unknown and an alert", answered(401), credentialsRefused("http_401")],
+    ["503 is unknown: ask again", answered(503), unknown("http_503")],
+    ["a 4xx other than 404 is unknown: a status check cannot reject an order", answered(400, json({ code: "bad" })), unknown("http_400")],
     ...noAnswer,
   ];
 
-  for (const { name, exchange, expected } of cases) {
+  for (const [name, exchange, expected] of cases) {
     it(name, () => {
       expect(classifyStatus(order, exchange, evidence)).toEqual({ ...expected, evidence });
     });

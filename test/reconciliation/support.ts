@@ -4,29 +4,10 @@
 import type { Pool } from "@neondatabase/serverless";
 import type { PixProvider, StatementItem, StatementOutcome, StatusOutcome } from "../../src/provider/port.ts";
 import type { StatusAnswer } from "../../src/saga/answers.ts";
-import type { SagaChange } from "../../src/saga/transition.ts";
 import { applyChange } from "../../src/transfers/store.ts";
-import { openWithoutObject } from "../support/saga.ts";
+import { openWithoutObject, storedChange } from "../support/saga.ts";
 
 const sendCall = { kind: "send" as const, outcome: "accepted", httpStatus: 201, detail: null, durationMs: 5 };
-
-function change(overrides: Partial<SagaChange>): SagaChange & { sent: boolean; evidence: unknown } {
-  return {
-    path: [],
-    ledger: null,
-    failureReason: null,
-    failureCode: null,
-    endToEndId: null,
-    checksMade: 0,
-    nextCheckAtMs: null,
-    lastSentAtMs: Date.now(),
-    reason: "test",
-    actor: "provider",
-    sent: true,
-    evidence: null,
-    ...overrides,
-  };
-}
 
 /** A transfer sent now (a send call recorded) and then completed, released, or left submitted. */
 export async function sentTransfer(
@@ -41,15 +22,15 @@ export async function sentTransfer(
     pool,
     saga.id,
     "funds_reserved",
-    change({ path: ["submitted"], endToEndId, nextCheckAtMs: Date.now() + 3_600_000 }),
+    storedChange({ path: ["submitted"], endToEndId, nextCheckAtMs: Date.now() + 3_600_000 }),
     sendCall,
   );
   if (submitted.outcome !== "applied") throw new Error(`submitting answered ${submitted.outcome}`);
   if (end === "submitted") return saga.id;
   const final =
     end === "completed"
-      ? change({ path: ["completed"], ledger: "settle", reason: "provider confirmed" })
-      : change({
+      ? storedChange({ path: ["completed"], ledger: "settle", reason: "provider confirmed" })
+      : storedChange({
           path: ["compensating", "compensated"],
           ledger: "release",
           failureReason: "not_sent",

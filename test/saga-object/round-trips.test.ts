@@ -42,6 +42,13 @@ async function open(db: Queryable, accountId: string, amountCents: number, pixKe
   return opened.outcome === "created" && opened.saga.state === "funds_reserved" ? opened.saga : null;
 }
 
+/** A transfer opened with its hold, from an account funded for it: where every path but a refusal starts. */
+async function reserved(db: Queryable, pixKey: string): Promise<SagaRecord> {
+  const saga = await open(db, await fundedAccount(10_000), 100, pixKey);
+  if (!saga) throw new Error("not reserved");
+  return saga;
+}
+
 function ports(db: Queryable): SagaPorts {
   return { db, provider: providerFor(env), timings: readSagaTimings(env), rules: readRuleSettings(env), nowMs: () => Date.now() };
 }
@@ -49,8 +56,7 @@ function ports(db: Queryable): SagaPorts {
 describe("round trips per saga path", () => {
   it("happy path: 3 (open with hold, submitted, settled)", async ({ pool }) => {
     const db = counting(pool);
-    const saga = await open(db, await fundedAccount(10_000), 100, "silent@sandbox.test");
-    if (!saga) throw new Error("not reserved");
+    const saga = await reserved(db, "silent@sandbox.test");
     const submitted = await advance(ports(db), saga, false);
     expect(submitted.state).toBe("submitted");
     await new Promise((resolve) => setTimeout(resolve, 300)); // the sandbox confirms after SANDBOX_CONFIRM_MS
@@ -61,8 +67,7 @@ describe("round trips per saga path", () => {
 
   it("rejected by the provider: 2 (open with hold, compensated with release)", async ({ pool }) => {
     const db = counting(pool);
-    const saga = await open(db, await fundedAccount(10_000), 100, "reject@sandbox.test");
-    if (!saga) throw new Error("not reserved");
+    const saga = await reserved(db, "reject@sandbox.test");
     const done = await advance(ports(db), saga, false);
     expect(done.state).toBe("compensated");
     expect(db.count).toBe(2);
@@ -77,8 +82,7 @@ describe("round trips per saga path", () => {
 
   it("a duplicate trigger on a finished saga: 0, nothing written", async ({ pool }) => {
     const db = counting(pool);
-    const saga = await open(db, await fundedAccount(10_000), 100, "reject@sandbox.test");
-    if (!saga) throw new Error("not reserved");
+    const saga = await reserved(db, "reject@sandbox.test");
     const done = await advance(ports(db), saga, false);
     const before = db.count;
     expect(await advance(ports(db), done, true)).toEqual(done);

@@ -20,7 +20,7 @@ import {
   waitForFinalState,
 } from "../support/api.ts";
 import { poolTest } from "../support/pool-test.ts";
-import { ledgerFootprint, openWithoutObject } from "../support/saga.ts";
+import { ledgerFootprint, openWithoutObject, storedChange } from "../support/saga.ts";
 
 const it = poolTest(5);
 
@@ -116,20 +116,7 @@ describe("duplicate and racing triggers", () => {
   it("lets exactly one of two writes decided from the same state through", async ({ pool }) => {
     const accountId = await fundedAccount(10_000);
     const saga = await openWithoutObject(pool, accountId, amountCents);
-    const change = {
-      path: ["submitted" as const],
-      ledger: null,
-      failureReason: null,
-      failureCode: null,
-      endToEndId: null,
-      checksMade: 0,
-      nextCheckAtMs: Date.now() + 60_000,
-      lastSentAtMs: Date.now(),
-      reason: "test",
-      actor: "saga" as const,
-      sent: true,
-      evidence: null,
-    };
+    const change = storedChange({ path: ["submitted"], nextCheckAtMs: Date.now() + 60_000, actor: "saga" });
     const results = await Promise.all([
       applyChange(pool, saga.id, "funds_reserved", change, null),
       applyChange(pool, saga.id, "funds_reserved", change, null),

@@ -108,6 +108,16 @@ function play(
 
 const runs = { numRuns: 2_000 };
 
+/** The property that `check` holds at every step of every scenario: most properties are one step's. */
+function everyStep(check: Parameters<typeof play>[1]): void {
+  fc.assert(
+    fc.property(scenarioArb, (scenario) => {
+      play(scenario, check);
+    }),
+    runs,
+  );
+}
+
 describe("transition: properties over random event sequences", () => {
   it("explores every state, both ledger moves and the deadline hand-over (the generator is not vacuous)", () => {
     const visited = new Set<string>();
@@ -126,32 +136,22 @@ describe("transition: properties over random event sequences", () => {
   });
 
   it("persists only chains of allowed transitions, and ends where the chain ends", () => {
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        play(scenario, (before, _event, _nowMs, result) => {
-          const change = persistedChange(result);
-          if (change === null) {
-            expect(result.state).toBe(before.state);
-            return;
-          }
-          expect(() => assertPath(before.state, change.path)).not.toThrow();
-          expect(result.state).toBe(change.path.at(-1) ?? before.state);
-        });
-      }),
-      runs,
-    );
+    everyStep((before, _event, _nowMs, result) => {
+      const change = persistedChange(result);
+      if (change === null) {
+        expect(result.state).toBe(before.state);
+        return;
+      }
+      expect(() => assertPath(before.state, change.path)).not.toThrow();
+      expect(result.state).toBe(change.path.at(-1) ?? before.state);
+    });
   });
 
   it("nothing leaves a terminal state: no commands at all", () => {
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        play(scenario, (before, _event, _nowMs, result) => {
-          if (before.state === "completed" || before.state === "compensated" || before.state === "canceled")
-            expect(result).toEqual({ state: before.state, commands: [] });
-        });
-      }),
-      runs,
-    );
+    everyStep((before, _event, _nowMs, result) => {
+      if (before.state === "completed" || before.state === "compensated" || before.state === "canceled")
+        expect(result).toEqual({ state: before.state, commands: [] });
+    });
   });
 
   it("a saga that reached compensated never later becomes completed", () => {
@@ -166,20 +166,15 @@ describe("transition: properties over random event sequences", () => {
   });
 
   it("settles exactly when the path ends in completed, releases only when it ends in compensated", () => {
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        play(scenario, (_before, _event, _nowMs, result) => {
-          const change = persistedChange(result);
-          if (change === null) return;
-          const end = change.path.at(-1);
-          expect(change.ledger === "settle").toBe(end === "completed");
-          // Insufficient funds compensates without a release, but transfer_open decides it: every
-          // compensation the core makes releases the hold it had.
-          expect(change.ledger === "release").toBe(end === "compensated");
-        });
-      }),
-      runs,
-    );
+    everyStep((_before, _event, _nowMs, result) => {
+      const change = persistedChange(result);
+      if (change === null) return;
+      const end = change.path.at(-1);
+      expect(change.ledger === "settle").toBe(end === "completed");
+      // Insufficient funds compensates without a release, but transfer_open decides it: every
+      // compensation the core makes releases the hold it had.
+      expect(change.ledger === "release").toBe(end === "compensated");
+    });
   });
 
   it("touches the ledger at most once per saga", () => {
@@ -196,37 +191,27 @@ describe("transition: properties over random event sequences", () => {
   });
 
   it("never releases or compensates on an unknown send or status outcome", () => {
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        play(scenario, (_before, event, _nowMs, result) => {
-          if (!isUnknownAnswer(event)) return;
-          const change = persistedChange(result);
-          expect(change?.ledger ?? null).not.toBe("release");
-          expect(change?.path ?? []).not.toContain("compensating");
-          expect(change?.path ?? []).not.toContain("compensated");
-          expect(change?.failureReason ?? null).toBeNull();
-        });
-      }),
-      runs,
-    );
+    everyStep((_before, event, _nowMs, result) => {
+      if (!isUnknownAnswer(event)) return;
+      const change = persistedChange(result);
+      expect(change?.ledger ?? null).not.toBe("release");
+      expect(change?.path ?? []).not.toContain("compensating");
+      expect(change?.path ?? []).not.toContain("compensated");
+      expect(change?.failureReason ?? null).toBeNull();
+    });
   });
 
   it("never persists a status check past the deadline", () => {
-    fc.assert(
-      fc.property(scenarioArb, (scenario) => {
-        play(scenario, (before, event, nowMs, result) => {
-          const change = persistedChange(result);
-          if (change === null || change.nextCheckAtMs === null) return;
-          if (event.type === "operator_resolved" && change.path[0] === "funds_reserved") {
-            // Not a status check but the "send now" alarm (an operator's approval of a transfer
-            // held before sending), set to nowMs and not capped.
-            expect(change.nextCheckAtMs).toBe(nowMs);
-            return;
-          }
-          expect(change.nextCheckAtMs).toBeLessThanOrEqual(before.deadlineAtMs);
-        });
-      }),
-      runs,
-    );
+    everyStep((before, event, nowMs, result) => {
+      const change = persistedChange(result);
+      if (change === null || change.nextCheckAtMs === null) return;
+      if (event.type === "operator_resolved" && change.path[0] === "funds_reserved") {
+        // Not a status check but the "send now" alarm (an operator's approval of a transfer
+        // held before sending), set to nowMs and not capped.
+        expect(change.nextCheckAtMs).toBe(nowMs);
+        return;
+      }
+      expect(change.nextCheckAtMs).toBeLessThanOrEqual(before.deadlineAtMs);
+    });
   });
 });

@@ -7,7 +7,7 @@ import * as ledger from "../../src/ledger/ledger.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
-import { openTransfer } from "../../src/transfers/store.ts";
+import { type applyChange, openTransfer } from "../../src/transfers/store.ts";
 import { fundedAccount } from "./api.ts";
 import { uniqueAccountId } from "./db.ts";
 import { sandboxKeys } from "./faults.ts";
@@ -121,5 +121,27 @@ export function submittedRecord(fields: Pick<SagaRecord, "id" | "accountId" | "a
     completedAtMs: null,
     returnIds: [],
     ...fields,
+  };
+}
+
+/** A change as applyChange takes it. */
+export type StoredChange = Parameters<typeof applyChange>[3];
+
+/** A sent step that changes nothing but `overrides`: tests that write a step by hand name only what it changes. */
+export function storedChange(overrides: Partial<StoredChange>): StoredChange {
+  return {
+    path: [],
+    ledger: null,
+    failureReason: null,
+    failureCode: null,
+    endToEndId: null,
+    checksMade: 0,
+    nextCheckAtMs: null,
+    lastSentAtMs: Date.now(),
+    reason: "test",
+    actor: "provider",
+    sent: true,
+    evidence: null,
+    ...overrides,
   };
 }

@@ -4,21 +4,7 @@
 import fc from "fast-check";
 import { sandboxBehaviours } from "../../support/faults.ts";
 import type { WebhookVariant } from "../support/webhooks.ts";
-import {
-  Alarm,
-  Crash,
-  type CrashKind,
-  CreateTransfer,
-  Credit,
-  DbFault,
-  type DbFaultKind,
-  ProviderOutage,
-  RepeatTransfer,
-  Resolve,
-  Sweep,
-  Wait,
-  Webhook,
-} from "./commands.ts";
+import { type CrashKind, commands, type DbFaultKind } from "./commands.ts";
 
 export const accountsPerRun = 3;
 export const amountCentsMax = 60_000;
@@ -32,25 +18,25 @@ const transferIndex = fc.nat({ max: 1_000 });
 
 const createTransfer = fc
   .tuple(accountIndex, fc.integer({ min: 1, max: amountCentsMax }), fc.constantFrom(...sandboxBehaviours))
-  .map(([a, amount, behaviour]) => new CreateTransfer(a, amount, behaviour));
-const dbFault = fc.constantFrom(...dbFaultKinds).map((kind) => new DbFault(kind));
-const wait = fc.integer({ min: 50, max: 800 }).map((ms) => new Wait(ms));
+  .map(([a, amount, behaviour]) => commands.create(a, amount, behaviour));
+const dbFault = fc.constantFrom(...dbFaultKinds).map((kind) => commands.dbFault(kind));
+const wait = fc.integer({ min: 50, max: 800 }).map((ms) => commands.wait(ms));
 
 /** fc.commands picks uniformly among these: creates, faults and waits are listed more than once to weigh them. */
 export const modelCommands = [
   createTransfer,
   createTransfer,
   createTransfer,
-  fc.tuple(transferIndex, fc.boolean()).map(([t, same]) => new RepeatTransfer(t, same)),
-  fc.tuple(accountIndex, fc.integer({ min: 1, max: 50_000 }), fc.boolean()).map(([a, amount, reuse]) => new Credit(a, amount, reuse)),
-  fc.tuple(transferIndex, fc.constantFrom(...webhookVariants)).map(([t, variant]) => new Webhook(t, variant)),
-  fc.tuple(transferIndex, fc.boolean()).map(([t, twice]) => new Alarm(t, twice)),
-  fc.constant(new Sweep()),
-  fc.tuple(fc.constantFrom(...crashKinds), transferIndex).map(([kind, t]) => new Crash(kind, t)),
-  fc.integer({ min: 200, max: 1_000 }).map((ms) => new ProviderOutage(ms)),
+  fc.tuple(transferIndex, fc.boolean()).map(([t, same]) => commands.repeat(t, same)),
+  fc.tuple(accountIndex, fc.integer({ min: 1, max: 50_000 }), fc.boolean()).map(([a, amount, reuse]) => commands.credit(a, amount, reuse)),
+  fc.tuple(transferIndex, fc.constantFrom(...webhookVariants)).map(([t, variant]) => commands.webhook(t, variant)),
+  fc.tuple(transferIndex, fc.boolean()).map(([t, twice]) => commands.alarm(t, twice)),
+  fc.constant(commands.sweep()),
+  fc.tuple(fc.constantFrom(...crashKinds), transferIndex).map(([kind, t]) => commands.crash(kind, t)),
+  fc.integer({ min: 200, max: 1_000 }).map((ms) => commands.providerOutage(ms)),
   dbFault,
   dbFault,
-  fc.tuple(transferIndex, fc.constantFrom<"sent" | "not_sent">("sent", "not_sent")).map(([t, outcome]) => new Resolve(t, outcome)),
+  fc.tuple(transferIndex, fc.constantFrom<"sent" | "not_sent">("sent", "not_sent")).map(([t, outcome]) => commands.resolve(t, outcome)),
   wait,
   wait,
 ];

@@ -2,8 +2,10 @@
 // the same Idempotency-Key, so an unknown outcome is looked up, never repeated blindly. Every
 // answer is counted for the chaos table (operations, 5xx, and 5xx that were not 503 with
 // Retry-After: the contract's only fault answer, so a scenario can require none).
+
+import { expect } from "vitest";
 import { createTransfer, type TransferBody, type TransferJson } from "../../support/api.ts";
-import { tally } from "../../support/faults.ts";
+import { providerOutage, tally } from "../../support/faults.ts";
 import { serverErrorCounters } from "./answers.ts";
 
 /** A transfer sent with a sandbox magic key is a provider misbehaviour injected (CONTRACT §4). */
@@ -62,4 +64,28 @@ export async function createWithRetries(
     await response?.body?.cancel();
     await new Promise((resolve) => setTimeout(resolve, Math.min(retryDelayMsFirst * attempt, retryDelayMsMax)));
   }
+}
+
+/**
+ * `perSender` transfers from each sender at once, with the provider down for `outageMs` from
+ * 150 ms in so that some sends meet the outage: the scenarios of a misbehaving provider start here.
+ * Every transfer must be accepted (202); each outcome keeps its sender's label.
+ */
+export async function createDuringOutage<Label>(
+  senders: readonly { label: Label; accountId: string; body: TransferBody }[],
+  perSender: number,
+  outageMs: number,
+): Promise<{ sent: { label: Label; created: CreateOutcome }[]; ids: string[] }> {
+  const outage = (async () => {
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await providerOutage(outageMs);
+  })();
+  const sent = await Promise.all(
+    senders.flatMap(({ label, accountId, body }) =>
+      Array.from({ length: perSender }, async () => ({ label, created: await createWithRetries(accountId, body) })),
+    ),
+  );
+  await outage;
+  expect(sent.map((s) => s.created.status)).toEqual(Array(sent.length).fill(202));
+  return { sent, ids: sent.map((s) => s.created.transfer?.id ?? "") };
 }
