@@ -10,6 +10,8 @@ if (!databaseUrl) {
   console.error("neither DATABASE_URL_UNPOOLED nor DATABASE_URL is set");
   process.exit(2);
 }
-const functions = await applyMigrations(databaseUrl);
+const { migrationsApplied, functions } = await applyMigrations(databaseUrl);
 const list = (names: string[]) => names.join(", ") || "none";
-console.log(`migrations applied; functions created or replaced: ${list(functions.changed)}; dropped: ${list(functions.dropped)}`);
+console.log(
+  `migrations applied: ${migrationsApplied}; functions created or replaced: ${list(functions.changed)}; dropped: ${list(functions.dropped)}`,
+);

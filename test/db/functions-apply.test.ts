@@ -1,11 +1,12 @@
 // The migrator's two passes over drizzle/functions/ (scripts/lib/sql-functions/apply.ts), on a
 // scratch database of the test server: what a migration needs exists before the tables do,
 // bodies are checked once the tables exist, a changed file replaces its function (a changed
-// signature by DROP then CREATE), a deleted file drops it, and a bad set changes nothing.
+// signature by DROP then CREATE), a deleted file drops it, and a bad set changes nothing
+// (the migrator's transaction rolls back).
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyFunctions, createMissingFunctions } from "../../scripts/lib/sql-functions/apply.ts";
+import { applyFunctions, createMissingFunctions, inTransaction } from "../../scripts/lib/sql-functions/apply.ts";
 import { type FunctionDefinition, parseDefinition } from "../../scripts/lib/sql-functions/definition.ts";
 import { readLiveFunctions } from "../../scripts/lib/sql-functions/live.ts";
 import { createPool } from "../../src/db/pool.ts";
@@ -52,24 +53,29 @@ describe("migrate applies drizzle/functions/ around the migrations", () => {
   const first = definitions(widgetCount("SELECT count(*) FROM widgets"), widgetLabel, widgetsOver("integer"));
 
   it("creates before the tables what a migration may name, and the rest once its table exists", async () => {
-    const created = await createMissingFunctions(session, first);
+    // As the migrator does it: pass 1, a migration, pass 2, in one transaction.
+    const { created, plan } = await inTransaction(session, async () => {
+      const created = await createMissingFunctions(session, first);
+      // What a migration does next: the table, and a CHECK naming a function created above.
+      await session.query("CREATE TABLE widgets (name text NOT NULL CHECK (widget_count() >= 0))");
+      return { created, plan: await applyFunctions(session, first, created) };
+    });
     // widget_label's signature names the row type of a table that does not exist yet.
     expect([...created].sort()).toEqual(["widget_count", "widgets_over"]);
-    // What a migration does next: the table, and a CHECK naming a function created above.
-    await session.query("CREATE TABLE widgets (name text NOT NULL CHECK (widget_count() >= 0))");
-    const plan = await applyFunctions(session, first, created);
     expect(plan.changed).toEqual(["widget_count", "widget_label", "widgets_over"]);
     expect(await liveStatements()).toEqual(Object.fromEntries([...first].map(([name, d]) => [name, d.statement])));
   });
 
   it("does nothing when the database already holds every file", async () => {
-    expect(await createMissingFunctions(session, first)).toEqual(new Set());
-    expect((await applyFunctions(session, first, new Set())).statements).toEqual([]);
+    await inTransaction(session, async () => {
+      expect(await createMissingFunctions(session, first)).toEqual(new Set());
+      expect((await applyFunctions(session, first, new Set())).statements).toEqual([]);
+    });
   });
 
   it("replaces a changed function, drops a deleted one, and re-creates one whose signature changed", async () => {
     const next = definitions(widgetCount("SELECT count(*) FROM widgets WHERE name <> ''"), widgetsOver("bigint"));
-    const plan = await applyFunctions(session, next, new Set());
+    const plan = await inTransaction(session, () => applyFunctions(session, next, new Set()));
     expect(plan.changed).toEqual(["widget_count", "widgets_over"]);
     expect(plan.dropped).toEqual(["widget_label"]);
     expect(await liveStatements()).toEqual(Object.fromEntries([...next].map(([name, d]) => [name, d.statement])));
@@ -80,7 +86,11 @@ describe("migrate applies drizzle/functions/ around the migrations", () => {
     await session.query("CREATE EXTENSION pg_stat_statements");
     await session.query("CREATE AGGREGATE public.widget_max (text) (SFUNC = text_larger, STYPE = text)");
     const next = definitions(widgetCount("SELECT count(*) FROM widgets WHERE name <> ''"), widgetsOver("bigint"));
-    expect(await applyFunctions(session, next, new Set())).toEqual({ changed: [], dropped: [], statements: [] });
+    expect(await inTransaction(session, () => applyFunctions(session, next, new Set()))).toEqual({
+      changed: [],
+      dropped: [],
+      statements: [],
+    });
     const { rows } = await session.query("SELECT count(*)::int AS n FROM pg_proc WHERE proname IN ('pg_stat_statements', 'widget_max')");
     expect(rows).toEqual([{ n: 2 }]);
   });
@@ -88,7 +98,7 @@ describe("migrate applies drizzle/functions/ around the migrations", () => {
   it("refuses a body that does not fit the tables, and leaves every function as it was", async () => {
     const before = await liveStatements();
     const broken = definitions(widgetCount("SELECT count(*) FROM gadgets"), widgetsOver("smallint"));
-    await expect(applyFunctions(session, broken, new Set())).rejects.toThrow(/gadgets/);
+    await expect(inTransaction(session, () => applyFunctions(session, broken, new Set()))).rejects.toThrow(/gadgets/);
     expect(await liveStatements()).toEqual(before);
   });
 });

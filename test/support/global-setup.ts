@@ -45,6 +45,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const receiver = await startEventReceiver();
   try {
     await applyMigrations(postgres.databaseUrl);
+    // Migrating a database that is up to date must change nothing: no migration, no function.
+    const again = await applyMigrations(postgres.databaseUrl);
+    if (again.migrationsApplied !== 0 || again.functions.statements.length !== 0) {
+      throw new Error(`a second migrate changed the database: ${JSON.stringify(again)}`);
+    }
   } catch (error) {
     await access.close();
     await receiver.close();

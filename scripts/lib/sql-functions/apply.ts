@@ -1,5 +1,7 @@
 // Brings a database's functions to drizzle/functions/, in two passes around the numbered
-// migrations, so that no migration has to restate a function body:
+// migrations, so that no migration has to restate a function body. Both run inside the
+// migrator's one transaction (scripts/lib/migrate.ts): tables and functions commit together or
+// not at all, and nothing is left created but unchecked.
 //
 // 1. Before the migrations, each function the database lacks is created with
 //    check_function_bodies off (as pg_dump restores functions before tables): a migration's
@@ -8,7 +10,7 @@
 //    exist before its table and waits for the second pass.
 // 2. After them, every new or changed function is created, with bodies checked against the
 //    migrated tables, together with those the first pass created unchecked; functions without
-//    a file are dropped. One transaction: a database never runs half a set of definitions.
+//    a file are dropped.
 import type { FunctionDefinition } from "./definition.ts";
 import { readLiveFunctions, type SqlSession } from "./live.ts";
 import { inCallOrder } from "./order.ts";
@@ -21,7 +23,7 @@ function sqlState(error: unknown): string | undefined {
   return typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined;
 }
 
-async function inTransaction<T>(session: SqlSession, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(session: SqlSession, work: () => Promise<T>): Promise<T> {
   await session.query("BEGIN");
   try {
     const result = await work();
@@ -33,29 +35,30 @@ async function inTransaction<T>(session: SqlSession, work: () => Promise<T>): Pr
   }
 }
 
-/** Pass 1: creates the missing functions, bodies unchecked; returns the names it created. */
+/** Pass 1, inside the caller's transaction: creates the missing functions, bodies unchecked; returns their names. */
 export async function createMissingFunctions(session: SqlSession, sources: ReadonlyMap<string, FunctionDefinition>): Promise<Set<string>> {
   const live = await readLiveFunctions(session);
   const missing = inCallOrder([...sources.values()].filter((source) => !live.has(source.name)));
-  return inTransaction(session, async () => {
-    await session.query("SET LOCAL check_function_bodies = off");
-    const created = new Set<string>();
-    for (const source of missing) {
-      await session.query("SAVEPOINT create_function");
-      try {
-        await session.query(source.statement);
-        await session.query("RELEASE SAVEPOINT create_function");
-        created.add(source.name);
-      } catch (error) {
-        if (sqlState(error) !== undefinedObject) throw error;
-        await session.query("ROLLBACK TO SAVEPOINT create_function");
-      }
+  const { rows } = await session.query("SELECT current_setting('check_function_bodies') AS setting");
+  const before = rows[0] !== null && typeof rows[0] === "object" && "setting" in rows[0] ? String(rows[0].setting) : "on";
+  await session.query("SELECT set_config('check_function_bodies', 'off', true)");
+  const created = new Set<string>();
+  for (const source of missing) {
+    await session.query("SAVEPOINT create_function");
+    try {
+      await session.query(source.statement);
+      await session.query("RELEASE SAVEPOINT create_function");
+      created.add(source.name);
+    } catch (error) {
+      if (sqlState(error) !== undefinedObject) throw error;
+      await session.query("ROLLBACK TO SAVEPOINT create_function");
     }
-    return created;
-  });
+  }
+  await session.query(`SELECT set_config('check_function_bodies', '${before === "off" ? "off" : "on"}', true)`);
+  return created;
 }
 
-/** Pass 2: every function exactly as its file, bodies checked; `recheck` names pass 1's. */
+/** Pass 2, inside the caller's transaction: every function exactly as its file, bodies checked; `recheck` names pass 1's. */
 export async function applyFunctions(
   session: SqlSession,
   sources: ReadonlyMap<string, FunctionDefinition>,
@@ -64,8 +67,6 @@ export async function applyFunctions(
   const live = await readLiveFunctions(session);
   for (const name of recheck) live.delete(name);
   const plan = planFunctions(sources, live);
-  await inTransaction(session, async () => {
-    for (const statement of plan.statements) await session.query(statement);
-  });
+  for (const statement of plan.statements) await session.query(statement);
   return plan;
 }
