@@ -5,7 +5,7 @@
 // raised it, and the console stays the source of truth if one is lost.
 import { configOf } from "../config/isolate.ts";
 import { logEvent } from "../lib/log.ts";
-import { deliverAlert, type Fetcher } from "./deliver.ts";
+import { type DeliveryResult, deliverAlert, type Fetcher } from "./deliver.ts";
 
 export interface AlertRuntime {
   waitUntil(promise: Promise<unknown>): void;
@@ -17,6 +17,16 @@ export interface AlertRuntime {
 export function alertBody(type: string, nowMs: number, data: Record<string, unknown>): string {
   return JSON.stringify({ type, timestamp: new Date(nowMs).toISOString(), data });
 }
+
+/** The outcome line's fields, in the log's snake_case. */
+function outcomeFields(result: DeliveryResult): Record<string, string | number> {
+  return result.outcome === "gave_up"
+    ? { attempts: result.attempts, last_problem: result.lastProblem }
+    : { attempts: result.attempts, status: result.status };
+}
+
+/** A person must look at an alert that did not arrive; a delivered one is routine. */
+const outcomeLevel = (result: DeliveryResult) => (result.outcome === "delivered" ? "info" : "error");
 
 /** Returns whether OPS_ALERT_URL is set, for the caller's own log line. */
 export function scheduleOpsAlert(
@@ -38,9 +48,7 @@ export function scheduleOpsAlert(
       fetcher: runtime.fetcher ?? ((request) => fetch(request)),
       sleep: runtime.sleep ?? ((delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
       nowMs: () => Date.now(),
-    }).then((result) =>
-      logEvent(`ops_alert_${result.outcome}`, { ...alert.context, ...result }, result.outcome === "delivered" ? "info" : "error"),
-    );
+    }).then((result) => logEvent(`ops_alert_${result.outcome}`, { ...alert.context, ...outcomeFields(result) }, outcomeLevel(result)));
     runtime.waitUntil(
       delivery.catch((error: unknown) => logEvent("ops_alert_failed", { ...alert.context, message: String(error) }, "error")),
     );
