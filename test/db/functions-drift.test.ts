@@ -23,7 +23,10 @@ beforeAll(async () => {
   const { rows } = await pool.query<{ name: string; definition: string }>(
     `SELECT p.proname AS name, pg_get_functiondef(p.oid) AS definition
        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-      WHERE n.nspname = 'public' ORDER BY p.proname`,
+      WHERE n.nspname = 'public' AND p.prokind = 'f'
+        -- An extension's functions are its own (scripts/lib/sql-functions/live.ts leaves them too).
+        AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e')
+      ORDER BY p.proname`,
   );
   live = new Map(rows.map((row) => [row.name, row.definition]));
 });
