@@ -1,16 +1,21 @@
 // The console's transfer page shows a BR Code transfer's code: kind, merchant, amount and txid
 // for a static code; the payload URL for a dynamic one; no BR Code section for a key transfer.
-import { beforeAll, describe, expect, it } from "vitest";
-import { call, clientHeaders, fundedAccount } from "../support/api.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call, clientHeaders, fundedAccount, waitForFinalState } from "../support/api.ts";
 import { dynamicBrCode, staticBrCode } from "../support/br-codes.ts";
 import { getPage, login } from "./support.ts";
 
 let cookie: string;
 let accountId: string;
+const created: string[] = [];
 
 beforeAll(async () => {
   cookie = await login();
   accountId = await fundedAccount(100_000);
+});
+// The pages are read while the sagas run; the file ends once they have, so no saga outlives it.
+afterAll(async () => {
+  await Promise.all(created.map((id) => waitForFinalState(accountId, id)));
 });
 
 async function transferWith(body: unknown): Promise<string> {
@@ -20,7 +25,9 @@ async function transferWith(body: unknown): Promise<string> {
     body: JSON.stringify(body),
   });
   expect(response.status).toBe(202);
-  return (await response.json<{ id: string }>()).id;
+  const { id } = await response.json<{ id: string }>();
+  created.push(id);
+  return id;
 }
 
 async function pageText(transferId: string): Promise<string> {
