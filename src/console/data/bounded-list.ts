@@ -9,9 +9,32 @@ export interface BoundedList<Item> {
   totalCents: number;
 }
 
-/** `sql` takes the row bound as $1 and answers one row: `items` (a JSON array), `count` and `total_cents`. */
-export async function readBoundedList<Item>(db: Queryable, sql: string, rowsMax: number): Promise<BoundedList<Item>> {
-  const { rows } = await db.query<{ items: Item[] | null; count: string; total_cents: string }>(sql, [rowsMax]);
+export interface BoundedListQuery {
+  /** A SELECT of the whole set; its rows have `id` and `amount_cents`. */
+  set: string;
+  /** The jsonb_build_object arguments of one item, over the set's row `s`. */
+  item: string;
+  /** The page's order, over the set's columns (ending in `id`, so it is total). */
+  orderBy: string;
+}
+
+export async function readBoundedList<Item>(
+  db: Queryable,
+  { set, item, orderBy }: BoundedListQuery,
+  rowsMax: number,
+): Promise<BoundedList<Item>> {
+  const orderOfItems = orderBy
+    .split(",")
+    .map((column) => `s.${column.trim()}`)
+    .join(", ");
+  const { rows } = await db.query<{ items: Item[] | null; count: string; total_cents: string }>(
+    `WITH bounded_set AS (${set})
+     SELECT (SELECT jsonb_agg(jsonb_build_object(${item}) ORDER BY ${orderOfItems})
+               FROM (SELECT * FROM bounded_set ORDER BY ${orderBy} LIMIT $1) s) AS items,
+            (SELECT count(*) FROM bounded_set) AS count,
+            (SELECT coalesce(sum(amount_cents), 0) FROM bounded_set) AS total_cents`,
+    [rowsMax],
+  );
   const row = rows[0];
   return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
 }

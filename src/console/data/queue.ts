@@ -20,16 +20,14 @@ export type ReviewQueue = BoundedList<QueueItem>;
 export function reviewQueue(db: Queryable, rowsMax: number = queueRowsMax): Promise<ReviewQueue> {
   return readBoundedList<QueueItem>(
     db,
-    `WITH queue AS (
-       SELECT t.id, t.account_id, t.amount_cents, t.pix_key, t.created_at,
-              (SELECT max(h.at) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'needs_review') AS review_since
-         FROM transfers t WHERE t.state = 'needs_review')
-     SELECT (SELECT jsonb_agg(jsonb_build_object('id', q.id, 'accountId', q.account_id, 'amountCents', q.amount_cents,
-                     'pixKey', q.pix_key, 'createdAt', rfc3339(q.created_at),
-                     'reviewSince', rfc3339(coalesce(q.review_since, q.created_at))) ORDER BY q.created_at, q.id)
-               FROM (SELECT * FROM queue ORDER BY created_at, id LIMIT $1) q) AS items,
-            (SELECT count(*) FROM queue) AS count,
-            (SELECT coalesce(sum(amount_cents), 0) FROM queue) AS total_cents`,
+    {
+      set: `SELECT t.id, t.account_id, t.amount_cents, t.pix_key, t.created_at,
+                   (SELECT max(h.at) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'needs_review') AS review_since
+              FROM transfers t WHERE t.state = 'needs_review'`,
+      item: `'id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents, 'pixKey', s.pix_key,
+             'createdAt', rfc3339(s.created_at), 'reviewSince', rfc3339(coalesce(s.review_since, s.created_at))`,
+      orderBy: "created_at, id",
+    },
     rowsMax,
   );
 }

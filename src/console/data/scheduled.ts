@@ -22,13 +22,13 @@ export type ScheduledList = BoundedList<ScheduledItem>;
 export function scheduledTransfers(db: Queryable, rowsMax: number = scheduledRowsMax): Promise<ScheduledList> {
   return readBoundedList<ScheduledItem>(
     db,
-    `WITH scheduled AS (SELECT * FROM transfers WHERE state = 'scheduled')
-     SELECT (SELECT jsonb_agg(jsonb_build_object('id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents,
-                     'scheduledFor', to_char(s.scheduled_for, 'YYYY-MM-DD'), 'nextRunAt', rfc3339(s.next_check_at),
-                     'shortRuns', s.short_runs) ORDER BY s.next_check_at, s.id)
-               FROM (SELECT * FROM scheduled ORDER BY next_check_at, id LIMIT $1) s) AS items,
-            (SELECT count(*) FROM scheduled) AS count,
-            (SELECT coalesce(sum(amount_cents), 0) FROM scheduled) AS total_cents`,
+    {
+      set: "SELECT * FROM transfers WHERE state = 'scheduled'",
+      item: `'id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents,
+             'scheduledFor', to_char(s.scheduled_for, 'YYYY-MM-DD'), 'nextRunAt', rfc3339(s.next_check_at),
+             'shortRuns', s.short_runs`,
+      orderBy: "next_check_at, id",
+    },
     rowsMax,
   );
 }

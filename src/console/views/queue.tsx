@@ -2,9 +2,7 @@
 // waited, and the total frozen across the whole queue.
 import type { QueueItem, ReviewQueue } from "../data/queue.ts";
 import { formatCents, formatDuration, formatTime } from "../format.ts";
-import { BoundedTable } from "./bounded-table.tsx";
-import { Figure } from "./figure.tsx";
-import { Layout } from "./layout.tsx";
+import { BoundedPage } from "./bounded-page.tsx";
 import { AccountLink, TransferLink } from "./links.tsx";
 import type { Column } from "./table.tsx";
 
@@ -20,24 +18,22 @@ function queueColumns(nowMs: number): Column<QueueItem>[] {
 
 export function QueuePage({ queue, csrfToken, nowMs }: { queue: ReviewQueue; csrfToken: string; nowMs: number }) {
   return (
-    <Layout title="Review queue" csrfToken={csrfToken}>
-      <div class="figures">
-        <Figure label="Waiting for review" value={queue.count} />
-        <Figure label="Total frozen" value={formatCents(queue.totalCents)} />
-      </div>
-      <BoundedTable
-        list={queue}
-        caption="Transfers in needs_review, oldest first"
-        empty="No transfer waits for review."
-        columns={queueColumns(nowMs)}
-        foot={
-          <>
-            <td colspan={2}>Total ({queue.count})</td>
-            <td class="num">{formatCents(queue.totalCents)}</td>
-            <td colspan={2} />
-          </>
-        }
-      />
-    </Layout>
+    <BoundedPage
+      title="Review queue"
+      csrfToken={csrfToken}
+      list={queue}
+      countLabel="Waiting for review"
+      totalLabel="Total frozen"
+      caption="Transfers in needs_review, oldest first"
+      empty="No transfer waits for review."
+      columns={queueColumns(nowMs)}
+      foot={
+        <>
+          <td colspan={2}>Total ({queue.count})</td>
+          <td class="num">{formatCents(queue.totalCents)}</td>
+          <td colspan={2} />
+        </>
+      }
+    />
   );
 }

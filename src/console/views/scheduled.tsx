@@ -2,9 +2,7 @@
 // retry after a short run says so), and the total they will ask of their accounts.
 import type { ScheduledItem, ScheduledList } from "../data/scheduled.ts";
 import { formatCents, formatTime } from "../format.ts";
-import { BoundedTable } from "./bounded-table.tsx";
-import { Figure } from "./figure.tsx";
-import { Layout } from "./layout.tsx";
+import { BoundedPage } from "./bounded-page.tsx";
 import { AccountLink, TransferLink } from "./links.tsx";
 import type { Column } from "./table.tsx";
 
@@ -18,17 +16,15 @@ const scheduledColumns: Column<ScheduledItem>[] = [
 
 export function ScheduledPage({ list, csrfToken }: { list: ScheduledList; csrfToken: string }) {
   return (
-    <Layout title="Scheduled transfers" csrfToken={csrfToken}>
-      <div class="figures">
-        <Figure label="Scheduled" value={list.count} />
-        <Figure label="Total to send (nothing held yet)" value={formatCents(list.totalCents)} />
-      </div>
-      <BoundedTable
-        list={list}
-        caption="Transfers in scheduled, next run first"
-        empty="No transfer is scheduled."
-        columns={scheduledColumns}
-      />
-    </Layout>
+    <BoundedPage
+      title="Scheduled transfers"
+      csrfToken={csrfToken}
+      list={list}
+      countLabel="Scheduled"
+      totalLabel="Total to send (nothing held yet)"
+      caption="Transfers in scheduled, next run first"
+      empty="No transfer is scheduled."
+      columns={scheduledColumns}
+    />
   );
 }
