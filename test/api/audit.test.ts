@@ -5,13 +5,13 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { auditPageSchema } from "../../src/contract/schemas.ts";
 import { personHeaders } from "../support/access.ts";
-import { call, createTransfer, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { call, createTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 
 type AuditPage = z.infer<typeof auditPageSchema>;
 
 async function audit(query: string): Promise<AuditPage> {
-  const response = await call(`/ops/audit?${query}`, { headers: opsHeaders() });
+  const response = await opsCall(`/ops/audit?${query}`);
   expect(response.status).toBe(200);
   // Parsed by the contract's schema: every page read here is also checked to be what §5 says.
   return auditPageSchema.parse(await response.json());
@@ -25,9 +25,8 @@ describe("GET /ops/audit", () => {
     const asAna = await personHeaders(ana);
     expect((await call(`/ops/accounts/${accountId}`, { method: "PUT", headers: asAna })).status).toBe(201);
     expect((await call(`/ops/accounts/${accountId}`, { method: "PUT", headers: asAna })).status).toBe(200);
-    const credited = await call(`/ops/accounts/${accountId}/credits`, {
+    const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ amount_cents: 10_000, idempotency_key: "seed" }),
     });
     expect(credited.status).toBe(200);
@@ -103,7 +102,7 @@ describe("GET /ops/audit", () => {
     ["account_id=a%2Fb"],
     ["surprise=1"],
   ])("answers 400 for %s", async (query) => {
-    const response = await call(`/ops/audit?${query}`, { headers: opsHeaders() });
+    const response = await opsCall(`/ops/audit?${query}`);
     expect(response.status).toBe(400);
   });
 

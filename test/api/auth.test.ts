@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { balanceSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { assembleToken, asymmetricToken, generateSigningKey, hs256Token, nowSeconds } from "../http/jwt-fixtures.ts";
-import { call, clientHeaders, clientToken, opsHeaders } from "../support/api.ts";
+import { call, clientHeaders, clientToken, opsCall } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 import { filePool } from "../support/pool-test.ts";
 import { accountWithFinishedTransfer, emptyAccount, expectJson, expectProblem, footprint, validTransfer } from "./helpers.ts";
@@ -144,6 +144,6 @@ describe("operator routes (/ops)", () => {
   });
 
   it("lets the operator token in", async () => {
-    expect((await call("/ops/reconciliation", { headers: opsHeaders() })).status).toBe(200);
+    expect((await opsCall("/ops/reconciliation")).status).toBe(200);
   });
 });

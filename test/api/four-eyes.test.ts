@@ -3,7 +3,7 @@
 // and a repeat apply nothing: exactly one credit, whatever happens.
 import { describe, expect, it } from "vitest";
 import { personHeaders } from "../support/access.ts";
-import { call, getBalance, opsHeaders } from "../support/api.ts";
+import { call, getBalance, opsCall, opsHeaders } from "../support/api.ts";
 import { testPool, uniqueAccountId } from "../support/db.ts";
 
 /** The test Worker's OPS_CREDIT_APPROVAL_ABOVE_CENTS (vitest.config.ts), and just above it. */
@@ -12,7 +12,7 @@ const largeCents = thresholdCents + 1;
 
 async function account(): Promise<string> {
   const accountId = uniqueAccountId();
-  expect((await call(`/ops/accounts/${accountId}`, { method: "PUT", headers: opsHeaders() })).status).toBe(201);
+  expect((await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" })).status).toBe(201);
   return accountId;
 }
 
@@ -76,7 +76,7 @@ describe("four-eyes credits", () => {
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: largeCents });
     expect(await ledgerCredits(accountId)).toBe(1);
 
-    const trail = await (await call(`/ops/audit?account_id=${accountId}`, { headers: opsHeaders() })).json<{
+    const trail = await (await opsCall(`/ops/audit?account_id=${accountId}`)).json<{
       data: { action: string; actor: string }[];
     }>();
     expect(trail.data.map((e) => [e.action, e.actor])).toEqual([

@@ -6,7 +6,7 @@ import { expect } from "vitest";
 import type { z } from "zod";
 import { problemSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { type ProblemSlug, problemTypeUri } from "../../src/web/problem.ts";
-import { call, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
+import { createTransfer, fundedAccount, opsCall, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 
 export type Problem = z.infer<typeof problemSchema>;
@@ -77,7 +77,7 @@ export async function footprint(pool: Pool, accountId: string): Promise<Footprin
 /** A new account with no money: a valid transfer from it ends at once (insufficient funds), nothing is sent. */
 export async function emptyAccount(prefix = "api"): Promise<string> {
   const accountId = uniqueAccountId(prefix);
-  const response = await call(`/ops/accounts/${accountId}`, { method: "PUT", headers: opsHeaders() });
+  const response = await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" });
   if (response.status !== 201) throw new Error(`account creation answered ${response.status}`);
   return accountId;
 }

@@ -7,7 +7,16 @@ import { balanceSchema, healthSchema, transferPageSchema, transferSchema, webhoo
 import { maxBodyBytes } from "../../src/http/body-limit.ts";
 import { sandboxPaymentListSchema, sandboxPaymentSchema } from "../../src/http/sandbox-schemas.ts";
 import worker from "../../src/worker.ts";
-import { call, clientHeaders, createTransfer, fundedAccount, opsHeaders, signedWebhook, waitForFinalState } from "../support/api.ts";
+import {
+  call,
+  clientHeaders,
+  createTransfer,
+  fundedAccount,
+  opsCall,
+  opsHeaders,
+  signedWebhook,
+  waitForFinalState,
+} from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { accountWithFinishedTransfer, expectJson, expectProblem, footprint, validTransfer } from "./helpers.ts";
 
@@ -168,7 +177,7 @@ describe("what the edge answers on its own", () => {
 
   it("answers 413 to an operator body over 16 KiB", async () => {
     const body = JSON.stringify({ amount_cents: 1, idempotency_key: "k".repeat(maxBodyBytes) });
-    const response = await call(`/ops/accounts/${accountId}/credits`, { method: "POST", headers: opsHeaders(), body });
+    const response = await opsCall(`/ops/accounts/${accountId}/credits`, { method: "POST", body });
     await expectProblem(response, 413, "payload-too-large");
     expect((await footprint(pool, accountId)).ledgerTransactions).toBe(2);
   });

@@ -4,16 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { opsTransferListSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
-import {
-  call,
-  createTransfer,
-  fundedAccount,
-  getBalance,
-  getTransfer,
-  opsHeaders,
-  type TransferJson,
-  waitForFinalState,
-} from "../support/api.ts";
+import { createTransfer, fundedAccount, getBalance, getTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { eventChecks } from "../support/event-invariants.ts";
 import { filePool } from "../support/pool-test.ts";
 import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
@@ -40,7 +31,7 @@ describe("scheduling a transfer", () => {
       [transfer.id],
     );
     expect(rows).toEqual([{ next_check_ms: String(scheduledRunAtMs(tomorrow, transfer.id, "early")), limit_day: null }]);
-    const listed = await call(`/ops/transfers?state=scheduled&account_id=${accountId}`, { headers: opsHeaders() });
+    const listed = await opsCall(`/ops/transfers?state=scheduled&account_id=${accountId}`);
     const page = await expectJson(listed, 200, opsTransferListSchema);
     expect(page.data.map((t) => [t.id, t.state, t.scheduled_for])).toEqual([[transfer.id, "scheduled", tomorrow]]);
   });

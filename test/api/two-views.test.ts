@@ -8,7 +8,16 @@ import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { personHeaders } from "../support/access.ts";
-import { call, clientHeaders, createTransfer, fundedAccount, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+import {
+  call,
+  clientHeaders,
+  createTransfer,
+  fundedAccount,
+  opsCall,
+  opsHeaders,
+  type TransferJson,
+  waitForFinalState,
+} from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 
 /** Above the anti-fraud threshold these transfers open with: a first Pix to a new key waits for a person. */
@@ -62,7 +71,7 @@ describe("the client's view of a transfer", () => {
     expect(view).not.toContain("anti-fraud");
     const transfer = JSON.parse(view.split("\n")[0] ?? "") as TransferJson;
     expect(transfer.history.map((h) => h.reason)).toEqual([null, "funds_held", "under_review"]);
-    const story = await (await call(`/ops/transfers/${id}`, { headers: opsHeaders() })).json<{ history: { reason: string }[] }>();
+    const story = await (await opsCall(`/ops/transfers/${id}`)).json<{ history: { reason: string }[] }>();
     expect(story.history.at(-1)?.reason).toContain("new_key_review");
   });
 
@@ -102,7 +111,7 @@ describe("resolving a transfer held before anything was sent", () => {
     const refused = await resolve(id, { outcome: "sent", note: "looks fine" }, opsHeaders());
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/approve/);
-    const story = await (await call(`/ops/transfers/${id}`, { headers: opsHeaders() })).json<{ state: string; hold: { status: string } }>();
+    const story = await (await opsCall(`/ops/transfers/${id}`)).json<{ state: string; hold: { status: string } }>();
     expect(story).toMatchObject({ state: "needs_review", hold: { status: "held" } });
   });
 

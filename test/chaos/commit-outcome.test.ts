@@ -5,7 +5,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
-import { call, fundedAccount, getBalance, opsHeaders, sandboxPayment } from "../support/api.ts";
+import { fundedAccount, getBalance, opsCall, sandboxPayment } from "../support/api.ts";
 import { appConnections, dbFaultsInjected, injectDbFault, killSagaBackends, sandboxKeys } from "../support/faults.ts";
 import { ledgerFootprint } from "../support/saga.ts";
 import { expectInvariants } from "./support/checks.ts";
@@ -94,9 +94,8 @@ describe("the reply to a COMMIT is lost", () => {
     const accountId = await fundedAccount(0);
     await injectDbFault({ kind: "drop_reply", statementPattern: "ops_credit", count: 1, applicationNames: appConnections });
     const credit = () =>
-      call(`/ops/accounts/${accountId}/credits`, {
+      opsCall(`/ops/accounts/${accountId}/credits`, {
         method: "POST",
-        headers: opsHeaders(),
         body: JSON.stringify({ amount_cents: 5_000, idempotency_key: "chaos-credit" }),
       });
     const first = await credit();

@@ -2,7 +2,7 @@
 // all at once on one account row. Credits land once per key, holds never overspend, and the
 // final balance is exactly what was credited minus what was paid.
 import { describe, expect, it } from "vitest";
-import { call, fundedAccount, opsHeaders } from "../support/api.ts";
+import { fundedAccount, opsCall } from "../support/api.ts";
 import { sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
@@ -26,9 +26,8 @@ const credits = scaled(30, 300);
 
 async function credit(accountId: string, key: string): Promise<number> {
   for (let attempt = 1; ; attempt++) {
-    const response = await call(`/ops/accounts/${accountId}/credits`, {
+    const response = await opsCall(`/ops/accounts/${accountId}/credits`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ amount_cents: creditCents, idempotency_key: key }),
     });
     await response.body?.cancel();

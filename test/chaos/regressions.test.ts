@@ -1,7 +1,7 @@
 // Regressions for what the chaos suite found in the saga (docs/reliability.md, "Found").
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, fundedAccount, opsHeaders, sandboxPayment } from "../support/api.ts";
+import { fundedAccount, opsCall, sandboxPayment } from "../support/api.ts";
 import { injectDbFault, silentKey } from "../support/faults.ts";
 import { drain } from "./support/drain.ts";
 import { openWithoutObject, startThroughObject } from "./support/open.ts";
@@ -22,9 +22,8 @@ describe("found by chaos, fixed in transfer_apply", () => {
     });
     expect(started.outcome).toBe("created");
     await new Promise((resolve) => setTimeout(resolve, 800)); // the review outlasts the deadline
-    const approved = await call(`/ops/transfers/${started.id}/resolve`, {
+    const approved = await opsCall(`/ops/transfers/${started.id}/resolve`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ outcome: "approve", note: "confirmed by phone" }),
     });
     expect(approved.status).toBe(200);

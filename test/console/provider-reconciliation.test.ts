@@ -3,7 +3,7 @@
 // without its CSRF token or with bad input (nothing written), and a transfer's returns shown.
 import { beforeAll, describe, expect, it } from "vitest";
 import { previousSaoPauloDay } from "../../src/reconciliation/window.ts";
-import { call, createTransfer, fundedAccount, getTransfer, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { createTransfer, fundedAccount, getTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { csrfFor, getPage, login, postForm } from "./support.ts";
 
 let cookie: string;
@@ -19,7 +19,7 @@ async function transferTo(pixKey: string, amountCents: number): Promise<Transfer
 }
 
 async function latestRunId(): Promise<string | null> {
-  const latest = await call("/ops/reconciliation/provider/latest", { headers: opsHeaders() });
+  const latest = await opsCall("/ops/reconciliation/provider/latest");
   return latest.status === 404 ? null : (await latest.json<{ run_id: string }>()).run_id;
 }
 
@@ -76,7 +76,7 @@ describe("console: provider reconciliation", () => {
     expect(html).toContain(`aria-label="Case ${released.id}"`);
     expect(html).toContain("&quot;released_at&quot;");
 
-    const audit = await (await call("/ops/audit?actor=ops-token&limit=50", { headers: opsHeaders() })).json<{
+    const audit = await (await opsCall("/ops/audit?actor=ops-token&limit=50")).json<{
       data: { action: string; details: { run_id?: number | string } }[];
     }>();
     expect(audit.data.some((a) => a.action === "reconciliation_run" && String(a.details.run_id) === runId)).toBe(true);
@@ -98,7 +98,7 @@ describe("console: provider reconciliation", () => {
     expect(after).toContain(`Decision recorded for transfer ${released.id}.`);
     expect(after).not.toContain(`aria-label="Case ${released.id}"`);
 
-    const cases = await (await call("/ops/reconciliation/provider/cases?state=all", { headers: opsHeaders() })).json<{
+    const cases = await (await opsCall("/ops/reconciliation/provider/cases?state=all")).json<{
       data: { transfer_id: string; decision: { decision: string; decided_by: string } | null }[];
     }>();
     expect(cases.data.find((c) => c.transfer_id === released.id)?.decision).toMatchObject({

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { opsEventListSchema } from "../../src/contract/schemas.ts";
 import { pumpEvents } from "../../src/events/pump.ts";
 import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
-import { call, opsHeaders } from "../support/api.ts";
+import { opsCall } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { ledgerAccount, openWithoutObject } from "../support/saga.ts";
 
@@ -36,12 +36,12 @@ describe("the event pump", () => {
       parkedEventId: null,
     });
     expect(sent).toEqual([1, 1]);
-    const listed = opsEventListSchema.parse(await (await call(`/ops/events?transfer_id=${saga.id}`, { headers: opsHeaders() })).json());
+    const listed = opsEventListSchema.parse(await (await opsCall(`/ops/events?transfer_id=${saga.id}`)).json());
     expect(listed.data.map((e) => [e.sequence, e.status, e.attempts.length])).toEqual([
       [1, "parked", 2],
       [2, "pending", 0],
     ]);
-    const undelivered = opsEventListSchema.parse(await (await call("/ops/events", { headers: opsHeaders() })).json());
+    const undelivered = opsEventListSchema.parse(await (await opsCall("/ops/events")).json());
     expect(undelivered.data[0]?.status).toBe("parked");
   });
 });

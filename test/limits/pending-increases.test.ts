@@ -1,7 +1,7 @@
 // An operator's decrease is in force at once; an increase 24 h later (CONTRACT §5), judged by the
 // clock it is given: the limits PUT answers, GET /v1/limits and the rules before the hold.
 import { describe, expect, it } from "vitest";
-import { call, fundedAccount, opsHeaders } from "../support/api.ts";
+import { fundedAccount, opsCall } from "../support/api.ts";
 import { bodyOf, limitsAt, putLimits, setLimitsAt, startAt } from "../support/limits.ts";
 import { filePool } from "../support/pool-test.ts";
 
@@ -62,7 +62,7 @@ describe("limit changes", () => {
     const accountId = await fundedAccount(0);
     await putLimits(accountId, { daily_cents: 5_000 });
     await putLimits(accountId, { daily_cents: 9_000 });
-    const audit = await (await call(`/ops/audit?account_id=${accountId}`, { headers: opsHeaders() })).json<{
+    const audit = await (await opsCall(`/ops/audit?account_id=${accountId}`)).json<{
       data: { action: string; details: Record<string, unknown> }[];
     }>();
     const [raise] = audit.data.filter((e) => e.action === "limits_changed");

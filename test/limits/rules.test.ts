@@ -10,7 +10,7 @@ import {
   fundedAccount,
   getBalance,
   getTransfer,
-  opsHeaders,
+  opsCall,
   sandboxPayment,
   type TransferJson,
   waitForFinalState,
@@ -126,7 +126,7 @@ describe("anti-fraud rules", () => {
     const refused = bodyOf(await startAt(accountId, 100, now, { velocity_max_per_10_min: 3 }));
     expect(refused).toMatchObject({ state: "compensated", failure_reason: "limit_exceeded", failure_code: "velocity" });
     expect(await sandboxPayment(refused.id)).toBeNull();
-    const story = await (await call(`/ops/transfers/${refused.id}`, { headers: opsHeaders() })).json<{
+    const story = await (await opsCall(`/ops/transfers/${refused.id}`)).json<{
       history: { evidence: unknown }[];
     }>();
     expect(story.history.at(-1)?.evidence).toMatchObject({ rule: "velocity", max_per_10_min: 3 });
@@ -141,12 +141,11 @@ describe("anti-fraud rules", () => {
     expect(held.history.map((h) => h.state)).toEqual(["started", "funds_reserved", "needs_review"]);
     expect(await getBalance(accountId)).toMatchObject({ held_cents: 2_000 });
     expect(await sandboxPayment(held.id)).toBeNull();
-    const story = await (await call(`/ops/transfers/${held.id}`, { headers: opsHeaders() })).json<{ history: { evidence: unknown }[] }>();
+    const story = await (await opsCall(`/ops/transfers/${held.id}`)).json<{ history: { evidence: unknown }[] }>();
     expect(story.history.at(-1)?.evidence).toMatchObject({ rule: "new_key_review", threshold_cents: 1_000 });
 
-    const approved = await call(`/ops/transfers/${held.id}/resolve`, {
+    const approved = await opsCall(`/ops/transfers/${held.id}/resolve`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ outcome: "approve", note: "customer confirmed by phone" }),
     });
     expect(approved.status).toBe(200);
@@ -165,9 +164,8 @@ describe("anti-fraud rules", () => {
       await startAt(accountId, 2_000, new Date().toISOString(), { new_key_review_above_cents: 1_000 }, "someone-new@example.com"),
     );
     expect(held.state).toBe("needs_review");
-    const rejected = await call(`/ops/transfers/${held.id}/resolve`, {
+    const rejected = await opsCall(`/ops/transfers/${held.id}/resolve`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ outcome: "not_sent", note: "fraud" }),
     });
     expect(rejected.status).toBe(200);

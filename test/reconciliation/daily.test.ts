@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { previousSaoPauloDay } from "../../src/reconciliation/window.ts";
 import worker from "../../src/worker.ts";
-import { call, opsHeaders } from "../support/api.ts";
+import { opsCall } from "../support/api.ts";
 
 describe("the daily provider reconciliation", () => {
   it("runs for the previous São Paulo day on its cron, as the cron actor", async () => {
@@ -18,7 +18,7 @@ describe("the daily provider reconciliation", () => {
     } as ExecutionContext;
     await worker.scheduled(controller, env, ctx);
     await Promise.all(waits);
-    const latest = await (await call("/ops/reconciliation/provider/latest", { headers: opsHeaders() })).json<{
+    const latest = await (await opsCall("/ops/reconciliation/provider/latest")).json<{
       actor: string;
       from: string;
       to: string;

@@ -4,16 +4,7 @@
 // same time, so each assertion looks at this file's own transfers.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import {
-  call,
-  finishedTransfer,
-  fundedAccount,
-  getBalance,
-  getTransfer,
-  opsHeaders,
-  sandboxPayment,
-  type TransferJson,
-} from "../support/api.ts";
+import { finishedTransfer, fundedAccount, getBalance, getTransfer, opsCall, sandboxPayment, type TransferJson } from "../support/api.ts";
 
 type Divergence = { kind: string; transfer_id: string; end_to_end_id: string | null; ours: unknown; provider: unknown };
 type Run = {
@@ -26,9 +17,8 @@ type Run = {
 };
 
 export async function reconcile(fromMs: number, toMs: number = Date.now() + 1_000): Promise<Run> {
-  const response = await call("/ops/reconciliation/provider", {
+  const response = await opsCall("/ops/reconciliation/provider", {
     method: "POST",
-    headers: opsHeaders(),
     body: JSON.stringify({ from: new Date(fromMs).toISOString(), to: new Date(toMs).toISOString() }),
   });
   expect(response.status).toBe(200);
@@ -81,10 +71,10 @@ export function providerReconciliationScenarios(adapter: string, happyTransfers:
         ),
       ).toEqual([]);
       expect(run.checked).toBeGreaterThanOrEqual(keys.length);
-      const latest = await call("/ops/reconciliation/provider/latest", { headers: opsHeaders() });
+      const latest = await opsCall("/ops/reconciliation/provider/latest");
       expect(latest.status).toBe(200);
       expect(((await latest.json()) as Run).run_id >= run.run_id).toBe(true);
-      const audit = await (await call("/ops/audit?actor=ops-token&limit=50", { headers: opsHeaders() })).json<{
+      const audit = await (await opsCall("/ops/audit?actor=ops-token&limit=50")).json<{
         data: { action: string; details: { run_id?: number } }[];
       }>();
       expect(audit.data.some((a) => a.action === "reconciliation_run" && String(a.details.run_id) === run.run_id)).toBe(true);
@@ -118,8 +108,7 @@ export function providerReconciliationScenarios(adapter: string, happyTransfers:
       expect((await getBalance(accountId)).balance_cents).toBe(100_000);
 
       const open = async () =>
-        (await (await call("/ops/reconciliation/provider/cases", { headers: opsHeaders() })).json<{ data: { transfer_id: string }[] }>())
-          .data;
+        (await (await opsCall("/ops/reconciliation/provider/cases")).json<{ data: { transfer_id: string }[] }>()).data;
       expect((await open()).find((c) => c.transfer_id === released.id)).toMatchObject({
         transfer_id: released.id,
         account_id: accountId,
@@ -132,9 +121,8 @@ export function providerReconciliationScenarios(adapter: string, happyTransfers:
       expect((await open()).filter((c) => c.transfer_id === released.id)).toHaveLength(1);
 
       const decide = (body: unknown) =>
-        call(`/ops/reconciliation/provider/cases/${released.id}/decision`, {
+        opsCall(`/ops/reconciliation/provider/cases/${released.id}/decision`, {
           method: "POST",
-          headers: opsHeaders(),
           body: JSON.stringify(body),
         });
       const refused = await decide({ decision: "written_off" });
@@ -149,7 +137,7 @@ export function providerReconciliationScenarios(adapter: string, happyTransfers:
       expect((await decide({ decision: "recovered", note: "again" })).status).toBe(409);
       expect((await open()).some((c) => c.transfer_id === released.id)).toBe(false);
 
-      const audit = await (await call(`/ops/audit?account_id=${accountId}`, { headers: opsHeaders() })).json<{
+      const audit = await (await opsCall(`/ops/audit?account_id=${accountId}`)).json<{
         data: { action: string; actor: string; transfer_id: string; details: Record<string, unknown> }[];
       }>();
       expect(audit.data.filter((a) => a.action === "transfer_resolved")).toEqual([
@@ -191,7 +179,7 @@ export function providerReconciliationScenarios(adapter: string, happyTransfers:
         { from: new Date(Date.now() - 25 * hourMs).toISOString(), to: new Date().toISOString() },
         { from: new Date(Date.now() - hourMs).toISOString() },
       ]) {
-        const response = await call("/ops/reconciliation/provider", { method: "POST", headers: opsHeaders(), body: JSON.stringify(body) });
+        const response = await opsCall("/ops/reconciliation/provider", { method: "POST", body: JSON.stringify(body) });
         expect(response.status).toBe(400);
         expect(response.headers.get("content-type")).toContain("application/problem+json");
       }

@@ -10,7 +10,7 @@ import {
   createTransfer,
   fundedAccount,
   getBalance,
-  opsHeaders,
+  opsCall,
   sandboxPayment,
   type TransferJson,
   waitForFinalState,
@@ -75,7 +75,7 @@ describe("database connections killed mid-step", () => {
         available_cents: 10_000 - transfersPerAccount * amountCents,
       });
     }
-    const report = await (await call("/ops/reconciliation", { headers: opsHeaders() })).json<{ ok: boolean }>();
+    const report = await (await opsCall("/ops/reconciliation")).json<{ ok: boolean }>();
     expect(report.ok).toBe(true);
   });
 });
@@ -99,7 +99,7 @@ describe("the provider down for a while", () => {
 
     const final = await waitForFinalState(accountId, saga.id, 20_000);
     expect(final.state).toBe("completed");
-    const story = await (await call(`/ops/transfers/${saga.id}`, { headers: opsHeaders() })).json<{
+    const story = await (await opsCall(`/ops/transfers/${saga.id}`)).json<{
       provider_calls: { kind: string; outcome: string }[];
     }>();
     // The outage was seen (unknown answers) and waited out, not taken as a failure.
@@ -118,7 +118,7 @@ describe("the provider down for a while", () => {
     ).json<TransferJson>();
     const final = await waitForFinalState(accountId, transfer.id, 20_000);
     expect(final).toMatchObject({ state: "compensated", failure_reason: "not_sent" });
-    const story = await (await call(`/ops/transfers/${transfer.id}`, { headers: opsHeaders() })).json<{
+    const story = await (await opsCall(`/ops/transfers/${transfer.id}`)).json<{
       provider_calls: { kind: string; outcome: string }[];
     }>();
     expect(story.provider_calls[0]).toMatchObject({ kind: "send", outcome: "unknown:http_503" });

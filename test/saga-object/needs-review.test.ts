@@ -3,7 +3,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
-import { call, createTransfer, fundedAccount, getBalance, opsHeaders, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { createTransfer, fundedAccount, getBalance, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 
 const amountCents = 3_000;
 
@@ -22,7 +22,7 @@ async function transferInReview(): Promise<{ accountId: string; id: string }> {
 }
 
 function resolve(id: string, body: unknown): Promise<Response> {
-  return call(`/ops/transfers/${id}/resolve`, { method: "POST", headers: opsHeaders(), body: JSON.stringify(body) });
+  return opsCall(`/ops/transfers/${id}/resolve`, { method: "POST", body: JSON.stringify(body) });
 }
 
 type Story = TransferJson & { history: { state: string; reason: string | null; actor: string }[]; hold: { status: string } };

@@ -17,16 +17,7 @@ import { advance, type SagaPorts, viewOf } from "../../src/saga-runtime/advance.
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { runScheduledTransfer } from "../../src/transfers/scheduled.ts";
 import { loadSaga } from "../../src/transfers/store.ts";
-import {
-  call,
-  fundedAccount,
-  getBalance,
-  getTransfer,
-  opsHeaders,
-  sandboxPayment,
-  type TransferJson,
-  waitForFinalState,
-} from "../support/api.ts";
+import { fundedAccount, getBalance, getTransfer, opsCall, sandboxPayment, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { checkInvariants } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
 import { saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
@@ -117,9 +108,8 @@ describe("the run on the day, with a fixed clock", () => {
     const saga = await scheduled(accountId, day, 2_500);
     const morning = await advance(fixedClock(scheduledRunAtMs(day, saga.id, "early")), saga, false);
     expect(morning).toMatchObject({ state: "scheduled", shortRuns: 1 });
-    const credited = await call(`/ops/accounts/${accountId}/credits`, {
+    const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ amount_cents: 5_000, idempotency_key: "salary" }),
     });
     expect(credited.status).toBe(200);
@@ -191,7 +181,7 @@ describe("a scheduled transfer survives the loss of its object", () => {
     // Its slot passed with no object awake (a deploy, a lost alarm).
     // Older than anything else overdue in the shared database: the sweeper's batch is the oldest first.
     await pool.query("UPDATE transfers SET next_check_at = now() - interval '10 years' WHERE id = $1", [saga.id]);
-    const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
+    const swept = await opsCall("/ops/sweep", { method: "POST" });
     expect(swept.status).toBe(200);
     expect((await swept.json<{ poked: number }>()).poked).toBeGreaterThanOrEqual(1);
     const final = await waitForFinalState(accountId, saga.id);

@@ -9,11 +9,10 @@ import { orderOf } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { applyChange, loadSaga } from "../../src/transfers/store.ts";
 import {
-  call,
   createTransfer,
   fundedAccount,
   getBalance,
-  opsHeaders,
+  opsCall,
   sandboxPayment,
   signedWebhook,
   type TransferJson,
@@ -44,7 +43,7 @@ describe("a crash at a step boundary repeats the step safely", () => {
     // Overdue for the sweeper, and older than anything else in the database every test file
     // shares: the sweeper takes the oldest overdue transfers first, a bounded batch of them.
     await pool.query("UPDATE transfers SET next_check_at = now() - interval '10 years' WHERE id = $1", [saga.id]);
-    const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
+    const swept = await opsCall("/ops/sweep", { method: "POST" });
     expect(swept.status).toBe(200);
     expect((await swept.json<{ poked: number }>()).poked).toBeGreaterThanOrEqual(1);
     await expectPaidOnce(pool, accountId, saga.id, 10_000);

@@ -14,6 +14,11 @@ export function opsHeaders(extra: Record<string, string> = {}): Record<string, s
   return { authorization: `Bearer ${env.OPS_TOKEN}`, "content-type": "application/json", ...extra };
 }
 
+/** `call` as the ops token's operator; headers in `init` are added to the token's. */
+export function opsCall(path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}): Promise<Response> {
+  return call(path, { ...init, headers: opsHeaders(init.headers) });
+}
+
 function base64Url(bytes: Uint8Array | string): string {
   const raw = typeof bytes === "string" ? bytes : String.fromCharCode(...bytes);
   return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
@@ -35,12 +40,11 @@ export async function clientHeaders(accountId: string, extra: Record<string, str
 /** A new account funded through the operator API. */
 export async function fundedAccount(amountCents: number): Promise<string> {
   const accountId = uniqueAccountId();
-  const created = await call(`/ops/accounts/${accountId}`, { method: "PUT", headers: opsHeaders() });
+  const created = await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" });
   if (created.status !== 201) throw new Error(`account creation answered ${created.status}`);
   if (amountCents > 0) {
-    const credited = await call(`/ops/accounts/${accountId}/credits`, {
+    const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ amount_cents: amountCents, idempotency_key: "seed" }),
     });
     if (credited.status !== 200) throw new Error(`credit answered ${credited.status}`);
@@ -167,7 +171,7 @@ export async function sandboxPayment(idempotencyKey: string): Promise<SandboxPay
 
 /** The ledger report over every account: nothing diverges. */
 export async function expectLedgerReconciled(): Promise<void> {
-  const response = await call("/ops/reconciliation", { headers: opsHeaders() });
+  const response = await opsCall("/ops/reconciliation");
   const report = await response.json<{ ok: boolean; divergences: unknown[] }>();
   expect(report.divergences).toEqual([]);
   expect(report.ok).toBe(true);

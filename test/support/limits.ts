@@ -8,13 +8,13 @@ import { localClockFields } from "../../src/limits/clock.ts";
 import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
 import { limitsFor, setLimits } from "../../src/limits/store.ts";
 import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";
-import { call, opsHeaders, type TransferJson } from "./api.ts";
+import { opsCall, type TransferJson } from "./api.ts";
 
 export const happyKey = { pix_key: "100.000.001-08", pix_key_type: "cpf" as const };
 
 /** PUT /ops/accounts/:id/limits as ops-token, now. */
 export function putLimits(accountId: string, body: Record<string, unknown>): Promise<Response> {
-  return call(`/ops/accounts/${accountId}/limits`, { method: "PUT", headers: opsHeaders(), body: JSON.stringify(body) });
+  return opsCall(`/ops/accounts/${accountId}/limits`, { method: "PUT", body: JSON.stringify(body) });
 }
 
 /** Opens a transfer through the saga object with a chosen clock. */

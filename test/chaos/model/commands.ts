@@ -4,7 +4,7 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import type fc from "fast-check";
 import { expect } from "vitest";
-import { call, opsHeaders, sandboxPayment } from "../../support/api.ts";
+import { opsCall, sandboxPayment } from "../../support/api.ts";
 import {
   abortObjects,
   evictSaga,
@@ -117,9 +117,8 @@ export const commands = {
       const key = reused?.[0] ?? crypto.randomUUID();
       const creditedCents = reused?.[1] ?? amountCents;
       for (let attempt = 1; ; attempt++) {
-        const response = await call(`/ops/accounts/${account.id}/credits`, {
+        const response = await opsCall(`/ops/accounts/${account.id}/credits`, {
           method: "POST",
-          headers: opsHeaders(),
           body: JSON.stringify({ amount_cents: creditedCents, idempotency_key: key }),
         });
         await response.body?.cancel();
@@ -170,7 +169,7 @@ export const commands = {
 
   sweep(): Command {
     return step("sweep", async () => {
-      const response = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
+      const response = await opsCall("/ops/sweep", { method: "POST" });
       await response.body?.cancel();
       await tally({ operations: 1 });
       expect(response.status).toBe(200);

@@ -3,7 +3,7 @@
 // to stand in for that minute, sagas overdue by `rescueAfterMs` are backdated and swept, and
 // counted, so a saga that only the sweeper could save shows up in the chaos table.
 import type { Pool } from "@neondatabase/serverless";
-import { call, opsHeaders } from "../../support/api.ts";
+import { opsCall } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 
 export interface DrainResult {
@@ -39,7 +39,7 @@ export async function drain(
     const overdue = rows.filter((r) => r.overdue).map((r) => r.id);
     if (overdue.length > 0) {
       await pool.query("UPDATE transfers SET next_check_at = now() - interval '2 minutes' WHERE id::text = ANY($1)", [overdue]);
-      const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
+      const swept = await opsCall("/ops/sweep", { method: "POST" });
       await swept.body?.cancel();
       sweeperRescues += overdue.length;
     }

@@ -5,7 +5,7 @@
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import { opsTokenActor } from "../../../src/http/auth/ops-auth.ts";
-import { call, opsHeaders, sandboxPayment } from "../../support/api.ts";
+import { opsCall, sandboxPayment } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 import { isRetryableFault, serverErrorCounters } from "./answers.ts";
 
@@ -19,7 +19,7 @@ interface HistoryEntry {
 
 /** Whether the transfer's history holds this operator's decision, taken from needs_review. */
 async function decisionRecorded(id: string, note: string): Promise<boolean> {
-  const response = await call(`/ops/transfers/${id}`, { headers: opsHeaders() });
+  const response = await opsCall(`/ops/transfers/${id}`);
   if (response.status !== 200) return false;
   const story = await response.json<{ history: HistoryEntry[] }>();
   return story.history.some(
@@ -36,9 +36,8 @@ export async function resolveWithRetries(id: string, outcome: Resolution): Promi
   const note = `careful operator: the provider's record says ${outcome} (${crypto.randomUUID()})`;
   let answerLost = false;
   for (let attempt = 1; ; attempt++) {
-    const response = await call(`/ops/transfers/${id}/resolve`, {
+    const response = await opsCall(`/ops/transfers/${id}/resolve`, {
       method: "POST",
-      headers: opsHeaders(),
       body: JSON.stringify({ outcome, note }),
     });
     await response.body?.cancel();

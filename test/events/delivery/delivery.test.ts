@@ -6,7 +6,7 @@ import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { opsEventListSchema } from "../../../src/contract/schemas.ts";
 import { eventAttemptTimeoutMs } from "../../../src/events/send.ts";
-import { call, clientHeaders, fundedAccount, getTransfer, opsHeaders } from "../../support/api.ts";
+import { call, clientHeaders, fundedAccount, getTransfer, opsCall } from "../../support/api.ts";
 import { sandboxKeys } from "../../support/faults.ts";
 import { filePool } from "../../support/pool-test.ts";
 import { openWithoutObject } from "../../support/saga.ts";
@@ -128,7 +128,7 @@ describe("outbound events reach the receiver", () => {
     // The object never ran (a crash right after transfer_open's commit): only the sweeper knows.
     expect(await runDurableObjectAlarm(env.TRANSFER_SAGA.getByName(id))).toBe(false);
     await pool.query("UPDATE transfer_events SET next_attempt_at = now() - interval '2 minutes' WHERE transfer_id = $1", [id]);
-    const swept = await call("/ops/sweep", { method: "POST", headers: opsHeaders() });
+    const swept = await opsCall("/ops/sweep", { method: "POST" });
     expect(swept.status).toBe(200);
     await swept.body?.cancel();
     const deliveries = await deliveriesOf(id);
@@ -142,16 +142,16 @@ describe("GET /ops/events", () => {
     const id = await heldTransfer();
     await receiverAnswers(id, "fail", 1);
     await env.TRANSFER_SAGA.getByName(id).deliverEvents();
-    const response = await call(`/ops/events?transfer_id=${id}`, { headers: opsHeaders() });
+    const response = await opsCall(`/ops/events?transfer_id=${id}`);
     expect(response.status).toBe(200);
     const { data } = opsEventListSchema.parse(await response.json());
     expect(data.map((e) => [e.sequence, e.status, e.attempts.map((a) => a.http_status)])).toEqual([
       [1, "pending", [503]],
       [2, "pending", []],
     ]);
-    const undelivered = await call("/ops/events?limit=100", { headers: opsHeaders() });
+    const undelivered = await opsCall("/ops/events?limit=100");
     expect(opsEventListSchema.parse(await undelivered.json()).data.every((e) => e.status !== "delivered")).toBe(true);
-    const bad = await call("/ops/events?transfer_id=nope", { headers: opsHeaders() });
+    const bad = await opsCall("/ops/events?transfer_id=nope");
     expect(bad.status).toBe(400);
     await bad.body?.cancel();
     const anonymous = await call(`/ops/events?transfer_id=${id}`);
