@@ -1,6 +1,7 @@
 // The Worker's HTTP API as a client, a provider and an operator call it (CONTRACT §2-§4).
 import { createHmac, randomUUID } from "node:crypto";
 import { mintAccountToken } from "../../scripts/lib/jwt.ts";
+import { webhookHeaders } from "../../src/provider/webhook-headers.ts";
 
 export interface StackSecrets {
   jwtSecret: string;
@@ -89,12 +90,7 @@ export class StackClient {
     const signature = signStandardWebhook(this.secrets.webhookSecret, id, timestampSeconds, body);
     const response = await this.send("/webhooks/provider", {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "webhook-id": id,
-        "webhook-timestamp": String(timestampSeconds),
-        "webhook-signature": signature,
-      },
+      headers: webhookHeaders(id, timestampSeconds, signature),
       body,
     });
     await response.body?.cancel();

@@ -1,7 +1,7 @@
 // Delivers one signed alert (Standard Webhooks, the scheme providers use to call us) with
 // bounded retries and exponential backoff. Everything that waits or talks is injected, so
 // tests drive it without a network or a clock; it returns a result and never throws.
-import { signWebhook } from "../provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../provider/webhook-signature.ts";
 
 /** Five tries over about 15 s of backoff (1, 2, 4, 8 s): rides out a receiver's restart. */
 export const alertAttemptsMax = 5;
@@ -42,15 +42,10 @@ export function isRetryableStatus(status: number): boolean {
 async function attempt(delivery: AlertDelivery, timeoutMs: number): Promise<Response> {
   const timestampSeconds = Math.floor(delivery.nowMs() / 1000);
   // Signed per try: the timestamp must be fresh for the receiver's tolerance window.
-  const signature = await signWebhook({ secret: delivery.secret, id: delivery.webhookId, timestampSeconds, body: delivery.body });
+  const headers = await signedWebhookHeaders({ secret: delivery.secret, id: delivery.webhookId, timestampSeconds, body: delivery.body });
   const request = new Request(delivery.url, {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": delivery.webhookId,
-      "webhook-timestamp": String(timestampSeconds),
-      "webhook-signature": signature,
-    },
+    headers,
     body: delivery.body,
     signal: AbortSignal.timeout(timeoutMs),
   });

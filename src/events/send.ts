@@ -1,7 +1,7 @@
 // One delivery attempt of one event to the fintech's backend: the body CONTRACT §6 fixes,
 // signed per Standard Webhooks with EVENTS_SECRET, `webhook-id` = the event id on every attempt.
 // Never throws: a refused, failed or timed-out attempt is a value with what went wrong.
-import { signWebhook } from "../provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../provider/webhook-signature.ts";
 import type { PendingEvent } from "./store.ts";
 
 /** How long the receiver has to answer one attempt; a hung receiver costs at most this. */
@@ -30,16 +30,11 @@ export async function sendEvent(
   const body = eventBody(event);
   const timestampSeconds = Math.floor(startedAtMs / 1000);
   try {
-    const signature = await signWebhook({ secret: target.secret, id: event.id, timestampSeconds, body });
+    const headers = await signedWebhookHeaders({ secret: target.secret, id: event.id, timestampSeconds, body });
     const response = await target.fetcher(
       new Request(target.url, {
         method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "webhook-id": event.id,
-          "webhook-timestamp": String(timestampSeconds),
-          "webhook-signature": signature,
-        },
+        headers,
         body,
         signal: AbortSignal.timeout(target.timeoutMs ?? eventAttemptTimeoutMs),
       }),

@@ -1,6 +1,7 @@
 // Standard Webhooks signatures (CONTRACT §3): HMAC-SHA256 over "{id}.{timestamp}.{raw body}",
 // header `v1,<base64>` (several space-separated), secrets `whsec_<base64>` (several during a
 // rotation). crypto.subtle.verify compares in constant time, so no timing leak on the MAC.
+import { webhookHeaders } from "./webhook-headers.ts";
 
 /** Standard Webhooks' default: old enough to absorb clock skew, short enough to stop replays. */
 export const webhookToleranceSeconds = 300;
@@ -119,4 +120,14 @@ function base64ToBytes(text: string): Uint8Array | null {
   } catch {
     return null;
   }
+}
+
+/** The four headers of a request carrying `body`, signed now-ish (`timestampSeconds`) with `secret`. */
+export async function signedWebhookHeaders(input: {
+  secret: string;
+  id: string;
+  timestampSeconds: number;
+  body: string;
+}): Promise<Record<string, string>> {
+  return webhookHeaders(input.id, input.timestampSeconds, await signWebhook(input));
 }

@@ -2,7 +2,7 @@
 // gets in; a signed webhook is 202 whatever it says, and one naming a transfer pokes its saga.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { signWebhook } from "../../src/provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../../src/provider/webhook-signature.ts";
 import { captureLogEvents } from "../support/logs.ts";
 
 const url = "http://example.com/webhooks/provider";
@@ -15,17 +15,8 @@ function eventFor(idempotencyKey: string, status = "confirmed"): string {
 async function signedRequest(body: string, options: { timestampSeconds?: number; signingSecret?: string } = {}): Promise<Request> {
   const id = `msg_${crypto.randomUUID()}`;
   const timestampSeconds = options.timestampSeconds ?? Math.floor(Date.now() / 1000);
-  const signature = await signWebhook({ secret: options.signingSecret ?? secret, id, timestampSeconds, body });
-  return new Request(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": id,
-      "webhook-timestamp": String(timestampSeconds),
-      "webhook-signature": signature,
-    },
-    body,
-  });
+  const headers = await signedWebhookHeaders({ secret: options.signingSecret ?? secret, id, timestampSeconds, body });
+  return new Request(url, { method: "POST", headers, body });
 }
 
 async function expectUnauthorized(response: Response): Promise<void> {

@@ -3,7 +3,7 @@
 // which the saga survives because it polls the provider anyway.
 import { exports } from "cloudflare:workers";
 import { settledWithin } from "../../lib/within.ts";
-import { firstWebhookSecret, signWebhook } from "../webhook-signature.ts";
+import { firstWebhookSecret, signedWebhookHeaders } from "../webhook-signature.ts";
 
 /** Through the loopback binding: the host is never resolved. */
 export const sandboxWebhookUrl = "http://sandbox.internal/webhooks/provider";
@@ -37,15 +37,10 @@ export async function deliverWebhook(input: { secrets: string; webhookId: string
   if (secret === null) return { delivered: false, httpStatus: null, error: "SANDBOX_WEBHOOK_SECRET is empty" };
   try {
     const timestampSeconds = Math.floor(Date.now() / 1000);
-    const signature = await signWebhook({ secret, id: input.webhookId, timestampSeconds, body: input.body });
+    const headers = await signedWebhookHeaders({ secret, id: input.webhookId, timestampSeconds, body: input.body });
     const request = new Request(sandboxWebhookUrl, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "webhook-id": input.webhookId,
-        "webhook-timestamp": String(timestampSeconds),
-        "webhook-signature": signature,
-      },
+      headers,
       body: input.body,
     });
     return await postToWorker(request);

@@ -2,6 +2,7 @@
 // signed and lying, replayed byte for byte (inside or outside the tolerance window), forged,
 // or re-serialised after signing. Every one is tallied as a fault by its kind.
 import { env } from "cloudflare:test";
+import { webhookHeaders } from "../../../src/provider/webhook-headers.ts";
 import { signWebhook, webhookToleranceSeconds } from "../../../src/provider/webhook-signature.ts";
 import { call } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
@@ -33,12 +34,7 @@ export async function signedWebhook(payload: unknown, ageSeconds = 0, key: strin
 export async function deliver(webhook: SignedWebhook, body: string = webhook.body): Promise<number> {
   const response = await call("/webhooks/provider", {
     method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": webhook.id,
-      "webhook-timestamp": String(webhook.timestampSeconds),
-      "webhook-signature": webhook.signature,
-    },
+    headers: webhookHeaders(webhook.id, webhook.timestampSeconds, webhook.signature),
     body,
   });
   await response.body?.cancel();
