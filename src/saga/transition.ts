@@ -19,7 +19,11 @@ export type { Actor, SagaChange, SagaCommand, SagaEvent, SagaView, ScheduleView,
 
 const nothing = (saga: SagaView): Transition => ({ state: saga.state, commands: [] });
 
-function change(saga: SagaView, patch: Partial<SagaChange> & Pick<SagaChange, "reason" | "actor">): SagaChange {
+/** A change that moves nothing but `patch`: what a step does not name stays as it was or empty. */
+export function change(
+  saga: Pick<SagaView, "checksMade" | "lastSentAtMs">,
+  patch: Partial<SagaChange> & Pick<SagaChange, "reason" | "actor">,
+): SagaChange {
   return {
     path: [],
     ledger: null,

@@ -6,6 +6,7 @@ import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import * as ledger from "../../src/ledger/ledger.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
+import { change } from "../../src/saga/transition.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { type applyChange, openTransfer } from "../../src/transfers/store.ts";
 import { fundedAccount } from "./api.ts";
@@ -130,16 +131,7 @@ export type StoredChange = Parameters<typeof applyChange>[3];
 /** A sent step that changes nothing but `overrides`: tests that write a step by hand name only what it changes. */
 export function storedChange(overrides: Partial<StoredChange>): StoredChange {
   return {
-    path: [],
-    ledger: null,
-    failureReason: null,
-    failureCode: null,
-    endToEndId: null,
-    checksMade: 0,
-    nextCheckAtMs: null,
-    lastSentAtMs: Date.now(),
-    reason: "test",
-    actor: "provider",
+    ...change({ checksMade: 0, lastSentAtMs: Date.now() }, { reason: "test", actor: "provider" }),
     sent: true,
     evidence: null,
     ...overrides,
