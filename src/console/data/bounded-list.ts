@@ -2,6 +2,13 @@
 // of items with the count and total of the whole set, so the page never sums a partial list.
 import type { Queryable } from "../../db/queryable.ts";
 
+/** What every item of a bounded list is: a transfer of an account, for an amount. */
+export interface TransferItem {
+  id: string;
+  accountId: string;
+  amountCents: number;
+}
+
 export interface BoundedList<Item> {
   items: Item[];
   /** Every item of the set, not only those listed. */

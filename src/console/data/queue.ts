@@ -1,14 +1,11 @@
 // The needs_review queue: oldest first (worked in order of arrival), with how much money it
 // freezes in total. The list is bounded; the count and total always cover the whole queue.
 import type { Queryable } from "../../db/queryable.ts";
-import { type BoundedList, readBoundedList } from "./bounded-list.ts";
+import { type BoundedList, readBoundedList, type TransferItem } from "./bounded-list.ts";
 
 export const queueRowsMax = 200;
 
-export interface QueueItem {
-  id: string;
-  accountId: string;
-  amountCents: number;
+export interface QueueItem extends TransferItem {
   pixKey: string;
   createdAt: string;
   /** When it entered needs_review; its age in the queue counts from here. */

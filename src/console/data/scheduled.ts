@@ -2,14 +2,11 @@
 // will ask of their accounts in total. Nothing is held for them yet; the list is bounded, the
 // count and total always cover every scheduled transfer.
 import type { Queryable } from "../../db/queryable.ts";
-import { type BoundedList, readBoundedList } from "./bounded-list.ts";
+import { type BoundedList, readBoundedList, type TransferItem } from "./bounded-list.ts";
 
 export const scheduledRowsMax = 200;
 
-export interface ScheduledItem {
-  id: string;
-  accountId: string;
-  amountCents: number;
+export interface ScheduledItem extends TransferItem {
   scheduledFor: string;
   /** Its recorded next run: the early slot of its day, or its evening retry. */
   nextRunAt: string;
