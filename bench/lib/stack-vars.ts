@@ -14,3 +14,14 @@ export function stackVars(cluster: BenchCluster, secrets: StackSecrets, timings:
     ...Object.entries(timings),
   ]);
 }
+
+/** Sagas learn their outcome from quick status checks; the deadline is beyond any run. */
+export const polledTimings = { SAGA_FIRST_CHECK_MS: "50", SAGA_MAX_CHECK_MS: "1000", SAGA_DEADLINE_MS: "600000" };
+
+/** Only the bench's webhook may move a transfer: the first status check is an hour away. */
+export const webhookDrivenTimings = {
+  SAGA_FIRST_CHECK_MS: "3600000",
+  SAGA_MAX_CHECK_MS: "3600000",
+  SAGA_DEADLINE_MS: "7200000",
+  SANDBOX_CONFIRM_MS: "0",
+};

@@ -7,13 +7,13 @@ import type { StackClient } from "../lib/api.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { benchPool } from "../lib/db.ts";
 import type { DelayProxy } from "../lib/delay-proxy.ts";
+import { benchAmountCents, silentPixKey } from "../lib/transfer-shape.ts";
 import { prepareHolds, settleOrFail } from "./settle-probes.ts";
 import { waitForStates } from "./transfer-states.ts";
 
 export const samples = 30;
 const warmupSamples = 5;
 const stateWaitMs = 60_000;
-const silentPixKey = "silent@sandbox.test";
 
 export interface NearFar {
   near: number[];
@@ -110,7 +110,7 @@ export async function workerSamples(
       delayMs,
       i,
       out.create,
-      () => api.createTransfer(accountId, 100, silentPixKey),
+      () => api.createTransfer(accountId, benchAmountCents, silentPixKey),
       async (work) => {
         const startedAtMs = performance.now();
         const transferId = (await work()) as string;

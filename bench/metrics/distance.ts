@@ -10,11 +10,10 @@ import type { BenchContext } from "../lib/context.ts";
 import { benchPool, withClients } from "../lib/db.ts";
 import { startDelayProxy } from "../lib/delay-proxy.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
-import { stackVars } from "../lib/stack-vars.ts";
+import { stackVars, webhookDrivenTimings } from "../lib/stack-vars.ts";
 import { percentile } from "../lib/stats.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
 import { coldSteps, type NearFar, workerSamples } from "./distance-samples.ts";
-import { webhookDrivenTimings } from "./orchestration.ts";
 
 export const defaultDelayMsEachWay = 20;
 const accounts = 10;

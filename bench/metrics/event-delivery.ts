@@ -9,10 +9,9 @@ import { accountIds, seedAccountsIn } from "../lib/accounts.ts";
 import { benchSecrets, StackClient } from "../lib/api.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { type MetricRow, reported } from "../lib/results.ts";
-import { stackVars } from "../lib/stack-vars.ts";
+import { stackVars, webhookDrivenTimings } from "../lib/stack-vars.ts";
 import { summarise } from "../lib/stats.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
-import { webhookDrivenTimings } from "./orchestration.ts";
 import { waitForStates } from "./transfer-states.ts";
 
 const transfers = 40;

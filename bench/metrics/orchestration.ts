@@ -6,30 +6,23 @@ import type { BenchContext } from "../lib/context.ts";
 import { describeShare } from "../lib/cpu.ts";
 import { benchPool, withClients } from "../lib/db.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
-import { stackVars } from "../lib/stack-vars.ts";
+import { stackVars, webhookDrivenTimings } from "../lib/stack-vars.ts";
 import { summarise } from "../lib/stats.ts";
+import { benchAmountCents, silentPixKey } from "../lib/transfer-shape.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
 import { freshConnectionSettle, prepareHolds, settleOrFail } from "./settle-probes.ts";
 import { waitForStates } from "./transfer-states.ts";
 
 const samples = 100;
+/** Not measured: the first transfers pay for the isolate's and the pool's warm-up. */
 const warmupSamples = 10;
 const accounts = 20;
+/** Few at a time, so what is measured is one saga's path, not the queue in front of it. */
 const createConcurrency = 4;
-const amountCents = 100;
-const silentPixKey = "silent@sandbox.test";
 const stateWaitMs = 60_000;
 /** The account whose holds the bare settle statement settles. */
 const holdAccount = "bench-orch-settle";
 const overheadRatioMax = 3;
-
-export const webhookDrivenTimings = {
-  // Only the bench's webhook may move a transfer: the first status check is an hour away.
-  SAGA_FIRST_CHECK_MS: "3600000",
-  SAGA_MAX_CHECK_MS: "3600000",
-  SAGA_DEADLINE_MS: "7200000",
-  SANDBOX_CONFIRM_MS: "0",
-};
 
 async function timed(work: () => Promise<unknown>): Promise<number> {
   const startedAtMs = performance.now();
@@ -44,7 +37,7 @@ async function createTransfers(api: StackClient, ids: readonly string[], count: 
     Array.from({ length: createConcurrency }, async () => {
       while (next < count) {
         const n = next++;
-        created.push(await api.createTransfer(ids[n % ids.length] ?? "", amountCents, silentPixKey));
+        created.push(await api.createTransfer(ids[n % ids.length] ?? "", benchAmountCents, silentPixKey));
       }
     }),
   );

@@ -10,9 +10,7 @@ import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { loadSaga, openTransfer } from "../../src/transfers/store.ts";
 import { inProcessProvider, rejectedPixKey } from "../lib/in-process-provider.ts";
-
-const silentPixKey = "silent@sandbox.test";
-const amountCents = 100;
+import { benchAmountCents, silentPixKey } from "../lib/transfer-shape.ts";
 
 export interface SagaPath {
   name: string;
@@ -46,7 +44,7 @@ async function open(db: Queryable, accountId: string, pixKey: string): Promise<S
   const opened = await openTransfer(db, {
     id: randomUUID(),
     accountId,
-    amountCents,
+    amountCents: benchAmountCents,
     pixKey,
     pixKeyType: "email",
     description: null,
@@ -110,7 +108,7 @@ export const sagaPaths: SagaPath[] = [
     expectedState: "compensated",
     roundTripsMax: 1,
     writesNothing: false,
-    prepare: (db) => fundedAccount(db, amountCents / 2),
+    prepare: (db) => fundedAccount(db, benchAmountCents / 2),
     run: async (db, prepared) => ((await open(db, accountOf(prepared), silentPixKey)) === null ? "compensated" : "funds_reserved"),
   },
   {

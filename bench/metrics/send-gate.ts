@@ -11,19 +11,19 @@ import type { BenchContext } from "../lib/context.ts";
 import { benchPool } from "../lib/db.ts";
 import { type PacedProvider, startPacedProvider } from "../lib/paced-provider.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
-import { stackVars } from "../lib/stack-vars.ts";
+import { polledTimings, stackVars } from "../lib/stack-vars.ts";
+import { benchAmountCents } from "../lib/transfer-shape.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
 import { waitForStates } from "./transfer-states.ts";
 
+/** How long the paced provider takes to answer a send: long enough that sends overlap. */
 const answerDelayMs = 50;
 const burstTransfers = 200;
+/** Not measured: the first transfers pay for the isolate's and the pool's warm-up. */
 const warmupTransfers = 10;
 const clients = 16;
-const drainWaitMs = 120_000;
-const amountCents = 100;
+const drainWaitMs = 2 * 60_000;
 const pixKey = "ana@example.com";
-
-const timings = { SAGA_FIRST_CHECK_MS: "50", SAGA_MAX_CHECK_MS: "1000", SAGA_DEADLINE_MS: "600000" };
 
 interface Burst {
   completedPerS: number;
@@ -38,7 +38,7 @@ async function createAll(api: StackClient, ids: readonly string[]): Promise<stri
     Array.from({ length: clients }, async () => {
       while (next < ids.length) {
         const accountId = ids[next++] ?? "";
-        created.push(await api.createTransfer(accountId, amountCents, pixKey));
+        created.push(await api.createTransfer(accountId, benchAmountCents, pixKey));
       }
     }),
   );
@@ -54,7 +54,7 @@ async function burst(context: BenchContext, root: string, provider: PacedProvide
     await seedAccounts(pool, [...warmupIds, ...burstIds]);
     const secrets = benchSecrets();
     const vars = stackVars(context.cluster, secrets, {
-      ...timings,
+      ...polledTimings,
       PROVIDER: "http",
       PROVIDER_URL: provider.baseUrl,
       PROVIDER_SEND_CONCURRENCY: String(concurrency),

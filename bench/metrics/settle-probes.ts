@@ -6,15 +6,14 @@ import type { PoolClient } from "@neondatabase/serverless";
 import { hold, settle } from "../../src/ledger/ledger.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { benchPool, withDriverDefaults } from "../lib/db.ts";
-
-const amountCents = 100;
+import { benchAmountCents } from "../lib/transfer-shape.ts";
 
 /** Holds to settle: one per sample, made before timing starts. */
 export async function prepareHolds(client: PoolClient, accountId: string, count: number): Promise<string[]> {
   const holdIds: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = randomUUID();
-    if ((await hold(client, id, accountId, amountCents)) !== "held") throw new Error("could not prepare a hold to settle");
+    if ((await hold(client, id, accountId, benchAmountCents)) !== "held") throw new Error("could not prepare a hold to settle");
     holdIds.push(id);
   }
   return holdIds;

@@ -14,8 +14,9 @@ import { benchPool } from "../lib/db.ts";
 import { closedLoop } from "../lib/load.ts";
 import { openObserver } from "../lib/observer.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
-import { stackVars } from "../lib/stack-vars.ts";
+import { polledTimings, stackVars } from "../lib/stack-vars.ts";
 import { describeStatements, openStatements } from "../lib/statements.ts";
+import { benchAmountCents, silentPixKey } from "../lib/transfer-shape.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
 import { waitForStates } from "./transfer-states.ts";
 
@@ -23,22 +24,17 @@ const clients = 16;
 /** Enough accounts that no per-account limit (velocity, daily, request rate) comes near. */
 const accounts = 400;
 const loadMs = 15_000;
+/** Not measured: the first seconds pay for the isolate's and the pool's warm-up. */
 const warmupMs = 3_000;
 const drainWaitMs = 90_000;
+/** Backends publish their counters as they exit: they are read after this pause, so the last are in. */
 const statsSettleMs = 1_500;
-const amountCents = 100;
-const silentPixKey = "silent@sandbox.test";
 const statementsLogged = 20;
 
 /** PostgreSQL CPU per completed transfer, as a multiple of one raw spread UPDATE's. */
 const postgresCostRatioMax = 7;
 
-const timings = {
-  SAGA_FIRST_CHECK_MS: "50",
-  SAGA_MAX_CHECK_MS: "1000",
-  SAGA_DEADLINE_MS: "600000",
-  SANDBOX_CONFIRM_MS: "0",
-};
+const timings = { ...polledTimings, SANDBOX_CONFIRM_MS: "0" };
 
 interface Load {
   transferIds: string[];
@@ -67,7 +63,7 @@ async function runLoad(context: BenchContext, api: StackClient, ids: readonly st
       Array.from({ length: clients }, (_, i) => i),
       loadMs,
       async () => {
-        transferIds.push(await api.createTransfer(ids[next++ % ids.length] ?? "", amountCents, silentPixKey));
+        transferIds.push(await api.createTransfer(ids[next++ % ids.length] ?? "", benchAmountCents, silentPixKey));
       },
     );
     const endedAtMs = Date.now();
