@@ -8,13 +8,8 @@ DECLARE
   v_tx_id bigint;
   v_balance bigint;
 BEGIN
-  UPDATE holds SET status = 'settled', resolved_at = now()
-    WHERE id = p_hold_id AND status = 'held' RETURNING * INTO v_hold;
-  IF v_hold.id IS NULL THEN
-    SELECT * INTO v_hold FROM holds WHERE id = p_hold_id;
-    IF v_hold.id IS NULL THEN RETURN 'hold_not_found'; END IF;
-    RETURN 'already_' || v_hold.status;
-  END IF;
+  v_hold := hold_resolve(p_hold_id, 'settled');
+  IF v_hold.id IS NULL THEN RETURN hold_refusal(p_hold_id); END IF;
   UPDATE accounts SET balance_cents = balance_cents - v_hold.amount_cents,
                       held_cents = held_cents - v_hold.amount_cents
     WHERE id = v_hold.account_id RETURNING balance_cents INTO v_balance;
