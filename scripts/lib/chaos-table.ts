@@ -1,12 +1,10 @@
 // Renders `npm run chaos` results as the Markdown table docs/reliability.md quotes: what ran,
 // which faults were injected, and the counts that must stay at zero. Input: the fault control
 // endpoint's tally (test/support/faults.ts `tally`, the proxy's own counts) and vitest's JSON.
+import type { Tally } from "./db-faults/control.ts";
 
-export interface ChaosTally {
-  counters: Record<string, number>;
-  maxima: Record<string, number>;
-  injected: Record<string, number>;
-}
+/** The fault proxy's tally, as its control endpoint reports it. */
+export type ChaosTally = Tally;
 
 export interface TestSummary {
   passed: number;
