@@ -25,23 +25,23 @@ export interface BoundedListQuery {
   orderBy: string;
 }
 
-export async function readBoundedList<Item>(
-  db: Queryable,
-  { set, item, orderBy }: BoundedListQuery,
-  rowsMax: number,
-): Promise<BoundedList<Item>> {
+/** A page shows the first 200 of its set: more is a query to narrow, not a page to scroll. */
+export const listRowsMax = 200;
+
+/** The reader of one bounded list: its first `rowsMax` items (none for just the figures). */
+export function boundedList<Item extends TransferItem>({ set, item, orderBy }: BoundedListQuery) {
   const orderOfItems = orderBy
     .split(",")
     .map((column) => `s.${column.trim()}`)
     .join(", ");
-  const { rows } = await db.query<{ items: Item[] | null; count: string; total_cents: string }>(
-    `WITH bounded_set AS (${set})
+  const sql = `WITH bounded_set AS (${set})
      SELECT (SELECT jsonb_agg(jsonb_build_object(${item}) ORDER BY ${orderOfItems})
                FROM (SELECT * FROM bounded_set ORDER BY ${orderBy} LIMIT $1) s) AS items,
             (SELECT count(*) FROM bounded_set) AS count,
-            (SELECT coalesce(sum(amount_cents), 0) FROM bounded_set) AS total_cents`,
-    [rowsMax],
-  );
-  const row = rows[0];
-  return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
+            (SELECT coalesce(sum(amount_cents), 0) FROM bounded_set) AS total_cents`;
+  return async (db: Queryable, rowsMax: number = listRowsMax): Promise<BoundedList<Item>> => {
+    const { rows } = await db.query<{ items: Item[] | null; count: string; total_cents: string }>(sql, [rowsMax]);
+    const row = rows[0];
+    return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
+  };
 }

@@ -1,10 +1,7 @@
 // Scheduled transfers (Pix Agendado) for the console: the next to run first, with how much they
 // will ask of their accounts in total. Nothing is held for them yet; the list is bounded, the
 // count and total always cover every scheduled transfer.
-import type { Queryable } from "../../db/queryable.ts";
-import { type BoundedList, readBoundedList, type TransferItem } from "./bounded-list.ts";
-
-export const scheduledRowsMax = 200;
+import { type BoundedList, boundedList, type TransferItem } from "./bounded-list.ts";
 
 export interface ScheduledItem extends TransferItem {
   scheduledFor: string;
@@ -16,16 +13,9 @@ export interface ScheduledItem extends TransferItem {
 
 export type ScheduledList = BoundedList<ScheduledItem>;
 
-export function scheduledTransfers(db: Queryable, rowsMax: number = scheduledRowsMax): Promise<ScheduledList> {
-  return readBoundedList<ScheduledItem>(
-    db,
-    {
-      set: "SELECT * FROM transfers WHERE state = 'scheduled'",
-      item: `'id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents,
-             'scheduledFor', to_char(s.scheduled_for, 'YYYY-MM-DD'), 'nextRunAt', rfc3339(s.next_check_at),
-             'shortRuns', s.short_runs`,
-      orderBy: "next_check_at, id",
-    },
-    rowsMax,
-  );
-}
+export const scheduledTransfers = boundedList<ScheduledItem>({
+  set: "SELECT * FROM transfers WHERE state = 'scheduled'",
+  item: `'id', s.id, 'accountId', s.account_id, 'amountCents', s.amount_cents,
+         'scheduledFor', to_char(s.scheduled_for, 'YYYY-MM-DD'), 'nextRunAt', rfc3339(s.next_check_at), 'shortRuns', s.short_runs`,
+  orderBy: "next_check_at, id",
+});
