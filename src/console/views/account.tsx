@@ -27,6 +27,28 @@ const transferColumns: Column<TransferResource>[] = [
   { label: "Failure", cell: (t) => (typeof t.failure_reason === "string" ? t.failure_reason : "—") },
 ];
 
+/** A section of the account's latest rows of one kind, newest first. */
+function LatestSection<Row>({
+  id,
+  title,
+  noun,
+  columns,
+  rows,
+}: {
+  id: string;
+  title: string;
+  noun: string;
+  columns: Column<Row>[];
+  rows: Row[];
+}) {
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>{title}</h2>
+      <DataTable caption={`The latest ${rows.length} ${noun}, newest first`} columns={columns} rows={rows} empty={`No ${noun} yet.`} />
+    </section>
+  );
+}
+
 export function AccountPage({ account, limits, csrfToken }: { account: AccountView; limits: AccountLimitsView; csrfToken: string }) {
   const { balance, entries, transfers } = account;
   return (
@@ -37,24 +59,8 @@ export function AccountPage({ account, limits, csrfToken }: { account: AccountVi
         <Figure label="Available" value={formatCents(balance.availableCents)} />
       </div>
       <AccountLimitsSection view={limits} />
-      <section aria-labelledby="entries-heading">
-        <h2 id="entries-heading">Recent ledger entries</h2>
-        <DataTable
-          caption={`The latest ${entries.length} entries, newest first`}
-          columns={entryColumns}
-          rows={entries}
-          empty="No entries yet."
-        />
-      </section>
-      <section aria-labelledby="transfers-heading">
-        <h2 id="transfers-heading">Recent transfers</h2>
-        <DataTable
-          caption={`The latest ${transfers.length} transfers, newest first`}
-          columns={transferColumns}
-          rows={transfers}
-          empty="No transfers yet."
-        />
-      </section>
+      <LatestSection id="entries" title="Recent ledger entries" noun="entries" columns={entryColumns} rows={entries} />
+      <LatestSection id="transfers" title="Recent transfers" noun="transfers" columns={transferColumns} rows={transfers} />
     </Layout>
   );
 }
