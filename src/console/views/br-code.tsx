@@ -4,6 +4,7 @@
 import { type BrCode, parseBrCode } from "../../pix/br-code.ts";
 import type { TransferStory } from "../data/story.ts";
 import { formatCents } from "../format.ts";
+import { CodeFact } from "./code-fact.tsx";
 
 export function BrCodeDetails({ story }: { story: TransferStory & { br_code: string } }) {
   const parsed = parseBrCode(story.br_code);
@@ -33,10 +34,7 @@ export function BrCodeDetails({ story }: { story: TransferStory & { br_code: str
       <dd>{code === null || code.amountCents === null ? "none: the payer chose" : formatCents(code.amountCents)}</dd>
       <dt>txid</dt>
       <dd>{code === null || code.txid === null ? "—" : <code>{code.txid}</code>}</dd>
-      <dt>Code</dt>
-      <dd>
-        <code>{story.br_code}</code>
-      </dd>
+      <CodeFact label="Code" value={story.br_code} />
     </dl>
   );
 }

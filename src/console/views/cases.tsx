@@ -3,6 +3,7 @@
 import { type CaseDecision, caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import type { CaseJson } from "../../reconciliation/store.ts";
 import { formatCents, formatTime } from "../format.ts";
+import { CodeFact } from "./code-fact.tsx";
 
 export const decisionLabels: Record<CaseDecision, string> = {
   recovered: "Recovered: the money came back from the recipient",
@@ -34,10 +35,7 @@ function CaseCard({ item, csrfToken }: { item: CaseJson; csrfToken: string }) {
         </dd>
         <dt>Amount</dt>
         <dd>{formatCents(item.amount_cents)}</dd>
-        <dt>End-to-end id</dt>
-        <dd>
-          <code>{item.end_to_end_id ?? "none"}</code>
-        </dd>
+        <CodeFact label="End-to-end id" value={item.end_to_end_id ?? "none"} />
         <dt>Opened</dt>
         <dd>{`${formatTime(item.opened_at)} by run ${item.run_id}`}</dd>
       </dl>

@@ -6,6 +6,7 @@ import { uuidPattern } from "../../lib/ids.ts";
 import type { CaseJson, RunJson } from "../../reconciliation/store.ts";
 import { formatCount, formatTime } from "../format.ts";
 import { OpenCases } from "./cases.tsx";
+import { CodeFact } from "./code-fact.tsx";
 import { Layout, Message, Outcome } from "./layout.tsx";
 import { TransferLink } from "./links.tsx";
 import { type Column, DataTable } from "./table.tsx";
@@ -54,10 +55,7 @@ function LatestRun({ run }: { run: RunJson }) {
         </p>
       </Message>
       <dl class="facts panel">
-        <dt>Run</dt>
-        <dd>
-          <code>{run.run_id}</code>
-        </dd>
+        <CodeFact label="Run" value={run.run_id} />
         <dt>Window</dt>
         <dd>{`${formatTime(run.from)} to ${formatTime(run.to)}`}</dd>
         <dt>Ran at</dt>

@@ -2,6 +2,7 @@
 // then a confirmation page that spells out what will happen to the money. No script needed.
 import type { TransferStory } from "../data/story.ts";
 import { formatCents } from "../format.ts";
+import { CodeFact } from "./code-fact.tsx";
 import { Layout } from "./layout.tsx";
 
 export type ResolveOutcome = "sent" | "not_sent" | "approve";
@@ -80,14 +81,8 @@ export function ConfirmPage({ story, outcome, note, csrfToken }: ConfirmProps) {
         </p>
       </div>
       <dl class="facts panel">
-        <dt>Transfer</dt>
-        <dd>
-          <code>{story.id}</code>
-        </dd>
-        <dt>Account</dt>
-        <dd>
-          <code>{story.account_id}</code>
-        </dd>
+        <CodeFact label="Transfer" value={story.id} />
+        <CodeFact label="Account" value={story.account_id} />
         <dt>Amount</dt>
         <dd>{formatCents(story.amount_cents)}</dd>
         <dt>Outcome</dt>
