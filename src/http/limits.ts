@@ -5,7 +5,7 @@ import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { accountIdPattern } from "../lib/ids.ts";
 import { type AccountLimitsInput, limitsFor, setLimits } from "../limits/store.ts";
-import { problem } from "../web/problem.ts";
+import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
@@ -53,6 +53,6 @@ opsLimitRoutes.put("/:id/limits", jsonBody(setLimitsBody), async (c) => {
   const limits = await withRequestDb(c, (db) =>
     setLimits(db, accountId, limitsInputOf(body), Date.now(), configuredOrThrow(c.env).rules, c.get("actor")),
   );
-  if (!limits) return problem(c, 404, { type: "not-found", detail: "No such account." });
+  if (!limits) return notFound(c, "No such account.");
   return c.json(limits);
 });

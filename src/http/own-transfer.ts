@@ -4,13 +4,13 @@ import type { Context } from "hono";
 import { uuidPattern as transferIdPattern } from "../lib/ids.ts";
 import { transferForAccount } from "../transfers/reads.ts";
 import type { TransferResource } from "../transfers/store.ts";
-import { problem } from "../web/problem.ts";
+import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 
 export type OwnTransfer = { found: true; transfer: TransferResource } | { found: false; answer: Response };
 
-export const noSuchTransfer = (c: Context<AppEnv>): Response => problem(c, 404, { type: "not-found", detail: "No such transfer." });
+export const noSuchTransfer = (c: Context<AppEnv>): Response => notFound(c, "No such transfer.");
 
 export async function ownTransfer(c: Context<AppEnv>, id: string): Promise<OwnTransfer> {
   // A malformed id names no transfer, but an unknown account must still get its 403: look it up

@@ -9,7 +9,7 @@ import { log } from "../lib/log.ts";
 import { type LookupResult, lookUpPixKey } from "../lookup/look-up.ts";
 import { normalisePixKey } from "../pix/key.ts";
 import { providerFor } from "../provider/select.ts";
-import { problem } from "../web/problem.ts";
+import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { queryParams, validationProblem } from "./validation.ts";
@@ -33,7 +33,7 @@ pixKeyRoutes.get("/:key", queryParams(pixKeyLookupQuery), async (c) => {
     case "found":
       return c.json(result.owner);
     case "not_found":
-      return problem(c, 404, { type: "not-found", detail: "No one holds this Pix key." });
+      return notFound(c, "No one holds this Pix key.");
     case "unsupported":
       return problem(c, 501, {
         type: "lookup-unsupported",

@@ -83,6 +83,11 @@ export function problem(c: Context, status: ContentfulStatusCode, init: ProblemI
   return c.body(JSON.stringify(body), status, { ...init.headers, "content-type": problemContentType });
 }
 
+/** 404 for a resource that is not there (or not the caller's): `detail` names what was looked for. */
+export function notFound(c: Context, detail: string): Response {
+  return problem(c, 404, { type: "not-found", detail });
+}
+
 /** Thrown by a route or middleware that cannot return; the onError handler answers with it. */
 export class ProblemError extends Error {
   override readonly name = "ProblemError";

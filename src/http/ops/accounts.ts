@@ -6,7 +6,7 @@ import { createAccountAs, creditAs, requestCreditAs } from "../../audit/operator
 import { configuredOrThrow } from "../../config/isolate.ts";
 import * as ledger from "../../ledger/ledger.ts";
 import { accountIdPattern } from "../../lib/ids.ts";
-import { problem } from "../../web/problem.ts";
+import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
@@ -42,7 +42,7 @@ opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
     );
     switch (requested.outcome) {
       case "account_not_found":
-        return problem(c, 404, { type: "not-found", detail: "No such account." });
+        return notFound(c, "No such account.");
       case "exists_with_different_fields":
         return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already belongs to another credit." });
       case "requested":
@@ -60,7 +60,7 @@ opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
   }));
   switch (result) {
     case "account_not_found":
-      return problem(c, 404, { type: "not-found", detail: "No such account." });
+      return notFound(c, "No such account.");
     case "exists_with_different_fields":
       return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already credited another amount." });
     case "already_credited":

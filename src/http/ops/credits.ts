@@ -5,7 +5,7 @@ import { Hono } from "hono";
 import { approveCreditAs } from "../../audit/operator-writes.ts";
 import * as ledger from "../../ledger/ledger.ts";
 import { uuidPattern } from "../../lib/ids.ts";
-import { problem } from "../../web/problem.ts";
+import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { opsTokenActor } from "../auth/ops-auth.ts";
 import { balanceJson } from "../balance.ts";
@@ -16,7 +16,7 @@ export const opsCreditRoutes = new Hono<AppEnv>();
 opsCreditRoutes.post("/:credit_id/approve", async (c) => {
   const creditId = c.req.param("credit_id");
   const actor = c.get("actor");
-  if (!uuidPattern.test(creditId)) return problem(c, 404, { type: "not-found", detail: "No such credit request." });
+  if (!uuidPattern.test(creditId)) return notFound(c, "No such credit request.");
   if (actor === opsTokenActor) {
     return problem(c, 403, {
       type: "forbidden",
@@ -30,7 +30,7 @@ opsCreditRoutes.post("/:credit_id/approve", async (c) => {
   });
   switch (result.outcome) {
     case "not_found":
-      return problem(c, 404, { type: "not-found", detail: "No such credit request." });
+      return notFound(c, "No such credit request.");
     case "machine_cannot_approve":
       return problem(c, 403, { type: "forbidden", detail: "ops-token can request credits but never approve them." });
     case "same_actor":

@@ -8,7 +8,7 @@ import { reconcileProvider } from "../../reconciliation/reconcile.ts";
 import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
-import { problem } from "../../web/problem.ts";
+import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
 import { jsonBody, queryParams } from "../validation.ts";
@@ -33,7 +33,7 @@ opsProviderReconciliationRoutes.post("/", jsonBody(providerReconciliationBody), 
 
 opsProviderReconciliationRoutes.get("/latest", async (c) => {
   const [latest] = await withRequestDb(c, (db) => recentRuns(db, 1));
-  if (latest === undefined) return problem(c, 404, { type: "not-found", detail: "No provider reconciliation has run yet." });
+  if (latest === undefined) return notFound(c, "No provider reconciliation has run yet.");
   return c.json(latest);
 });
 
@@ -45,14 +45,14 @@ opsProviderReconciliationRoutes.get("/cases", queryParams(casesQuery), async (c)
 
 opsProviderReconciliationRoutes.post("/cases/:id/decision", jsonBody(caseDecisionBody, { lineBreakFields: ["note"] }), async (c) => {
   const id = c.req.param("id");
-  if (!uuidPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such case." });
+  if (!uuidPattern.test(id)) return notFound(c, "No such case.");
   const { decision, note } = c.req.valid("json");
   const outcome = await withRequestDb(c, async (db) => {
     const result = await decideCase(db, id, c.get("actor"), decision, note);
     const [decided] = await listCases(db, { open: false, limit: 1, transferId: id });
     return { result, decided };
   });
-  if (outcome.result === "not_found") return problem(c, 404, { type: "not-found", detail: "No such case." });
+  if (outcome.result === "not_found") return notFound(c, "No such case.");
   if (outcome.result === "already_decided") return problem(c, 409, { type: "conflict", detail: "This case was already decided." });
   return c.json(outcome.decided);
 });

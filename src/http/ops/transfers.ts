@@ -7,7 +7,7 @@ import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
 import { sweep } from "../../sweeper.ts";
 import { listTransfersForOps, transferStory } from "../../transfers/ops-reads.ts";
 import { callObject } from "../../web/object-call.ts";
-import { problem } from "../../web/problem.ts";
+import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
 import { jsonBody, queryParams } from "../validation.ts";
@@ -44,13 +44,13 @@ opsTransferRoutes.get("/", queryParams(opsListTransfersQuery), async (c) => {
 opsTransferRoutes.get("/:id", async (c) => {
   const id = c.req.param("id");
   const story = uuidPattern.test(id) ? await withRequestDb(c, (db) => transferStory(db, id)) : null;
-  if (!story) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (!story) return notFound(c, "No such transfer.");
   return c.json(story);
 });
 
 opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: ["note"] }), async (c) => {
   const id = c.req.param("id");
-  if (!uuidPattern.test(id)) return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (!uuidPattern.test(id)) return notFound(c, "No such transfer.");
   const { outcome, note } = c.req.valid("json");
   const notRecorded = "The resolution could not be recorded; try again.";
   const result = await callObject<ResolveResult>(
@@ -59,7 +59,7 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: 
     () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note, c.get("actor")),
     notRecorded,
   );
-  if (result.outcome === "not_found") return problem(c, 404, { type: "not-found", detail: "No such transfer." });
+  if (result.outcome === "not_found") return notFound(c, "No such transfer.");
   if (result.outcome === "unavailable") {
     return problem(c, 503, {
       type: "unavailable",

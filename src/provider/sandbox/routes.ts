@@ -10,7 +10,7 @@ import { pixKeyTypes } from "../../lib/ids.ts";
 import { brCodeLengthMax } from "../../pix/br-code.ts";
 import { isPixKeyType, normalisePixKey } from "../../pix/key.ts";
 import { callObject } from "../../web/object-call.ts";
-import { problem } from "../../web/problem.ts";
+import { notFound } from "../../web/problem.ts";
 import { statementWindowMsMax } from "../statement.ts";
 import type { SandboxAnswer } from "./answers.ts";
 import { payeeOfSend, resolveSandboxBrCode } from "./br-codes.ts";
@@ -56,7 +56,7 @@ export const sandboxRoutes = new Hono<SandboxEnv>();
 sandboxRoutes.use("*", async (c, next) => {
   const config = configOf(c.env);
   if (!config.ok || !config.config.sandboxEnabled) {
-    return problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path}.` });
+    return notFound(c, `Nothing at ${c.req.method} ${c.req.path}.`);
   }
   c.set("config", config.config);
   await next();
@@ -174,7 +174,7 @@ sandboxRoutes.get("/provider/payments", async (c) => {
 
 sandboxRoutes.get("/provider/payments/:key", async (c) => {
   const view = await callObject(c, "sandbox.payment", () => sandbox(c).payment(c.req.param("key")));
-  if (view === null) return problem(c, 404, { type: "not-found", detail: "The sandbox never saw this idempotency key." });
+  if (view === null) return notFound(c, "The sandbox never saw this idempotency key.");
   return c.json(view);
 });
 
