@@ -3,6 +3,7 @@
 // keeps the hold and asks again on unknown, while a wrong "rejected" would release money that
 // left and a wrong "accepted" would settle money that did not.
 import { z } from "zod";
+import type { NotFoundSettlement } from "../saga/answers.ts";
 import { type ProviderReturn, returnsPerAnswerMax } from "../saga/returns.ts";
 import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "./port.ts";
 import { returnReasonOf } from "./return-reason.ts";
@@ -87,6 +88,15 @@ function isDefinitiveRejection(httpStatus: number): boolean {
   return httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus) && !isCredentialsRefusal(httpStatus);
 }
 
+/**
+ * What an answer that is not the one a classifier reads says: nothing about the order, only its
+ * status; and refused credentials are also an operator's problem, so they raise an alert.
+ */
+export function inconclusiveStatus(httpStatus: number): { why: string; alert?: "credentials_refused" } {
+  const why = `http_${httpStatus}`;
+  return isCredentialsRefusal(httpStatus) ? { why, alert: "credentials_refused" } : { why };
+}
+
 /** An echoed amount or key that differs from ours means the answer is about another order. */
 function contradictsOrder(body: { amount_cents?: number | undefined; idempotency_key?: string | undefined }, order: PixOrder): boolean {
   if (body.amount_cents !== undefined && body.amount_cents !== order.amountCents) return true;
@@ -123,30 +133,61 @@ export function classifySend(order: PixOrder, exchange: ProviderExchange, eviden
     if (contradictsOrder(accepted, order)) return { kind: "unknown", why: "contradicts_order", evidence };
     return { kind: "accepted", status: accepted.status, endToEndId: accepted.end_to_end_id ?? null, evidence };
   }
-  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
   if (isDefinitiveRejection(httpStatus)) {
     const rejection = parseBody(rejectionBodySchema, body);
     return { kind: "rejected", code: rejection?.code ?? `http_${httpStatus}`, evidence };
   }
   // 5xx may have made the Pix before failing; 3xx and other 2xx are not this API's answers.
-  return { kind: "unknown", why: `http_${httpStatus}`, evidence };
+  return { kind: "unknown", ...inconclusiveStatus(httpStatus), evidence };
 }
 
-export function classifyStatus(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): StatusOutcome {
+/** How one provider's status answer is read before its body is judged. */
+export interface StatusReading<Body> {
+  /** The provider's own not-found body: only it says the order was never received. */
+  notFoundBody: z.ZodType<unknown>;
+  /** Why a 404 without that body says nothing (a gateway's page, a wrong base URL). */
+  foreignNotFound: string;
+  /** What the saga does once not_found outlasts the grace window. */
+  afterGrace: NotFoundSettlement;
+  body: z.ZodType<Body>;
+}
+
+/**
+ * The reading every status check shares: an unusable exchange, a 404 in anyone's words but the
+ * provider's, any other non-200 and a body that does not parse all say nothing about the order.
+ * Answers the parsed body, or the outcome that ends the reading.
+ */
+export function readStatusAnswer<Body>(
+  exchange: ProviderExchange,
+  evidence: ProviderEvidence,
+  reading: StatusReading<Body>,
+): { body: Body } | { outcome: StatusOutcome } {
   const answer = usableAnswer(exchange);
-  if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
+  if (!answer.usable) return { outcome: { kind: "unknown", why: answer.why, evidence } };
   const { httpStatus, body } = answer;
-  // Only the API's own not-found says it never received the order (the saga applies its grace
-  // window); a gateway's or a wrong base URL's 404 says nothing about the order.
   if (httpStatus === 404) {
-    if (parseBody(notFoundBodySchema, body) === null) return { kind: "unknown", why: "http_404_not_this_api", evidence };
-    return { kind: "not_found", afterGrace: "release", evidence };
+    if (parseBody(reading.notFoundBody, body) === null) return { outcome: { kind: "unknown", why: reading.foreignNotFound, evidence } };
+    return { outcome: { kind: "not_found", afterGrace: reading.afterGrace, evidence } };
   }
-  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
   // Anything but 200 (503, 429, 3xx...) tells nothing about the order: ask again later.
-  if (httpStatus !== 200) return { kind: "unknown", why: `http_${httpStatus}`, evidence };
-  const status = parseBody(statusBodySchema, body);
-  if (status === null) return { kind: "unknown", why: "malformed_body", evidence };
+  if (httpStatus !== 200) return { outcome: { kind: "unknown", ...inconclusiveStatus(httpStatus), evidence } };
+  const parsed = parseBody(reading.body, body);
+  if (parsed === null) return { outcome: { kind: "unknown", why: "malformed_body", evidence } };
+  return { body: parsed };
+}
+
+/** This API's own not-found means it never received the order: released after the grace window. */
+const statusReading = {
+  notFoundBody: notFoundBodySchema,
+  foreignNotFound: "http_404_not_this_api",
+  afterGrace: "release",
+  body: statusBodySchema,
+} satisfies StatusReading<unknown>;
+
+export function classifyStatus(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): StatusOutcome {
+  const read = readStatusAnswer(exchange, evidence, statusReading);
+  if ("outcome" in read) return read.outcome;
+  const status = read.body;
   if (contradictsOrder(status, order)) return { kind: "unknown", why: "contradicts_order", evidence };
   const returns = status.returns ?? [];
   if (returnsExceed(returns, order.amountCents)) return { kind: "unknown", why: "returns_exceed_amount", evidence };

@@ -7,7 +7,7 @@ import { returnsPerAnswerMax } from "../saga/returns.ts";
 import {
   type AnswerBody,
   endToEndIdSchema,
-  isCredentialsRefusal,
+  inconclusiveStatus,
   type ProviderExchange,
   parseBody,
   returnSchema,
@@ -37,9 +37,7 @@ const pageSchema = z.object({
 export function classifyStatementPage(exchange: ProviderExchange, evidence: ProviderEvidence, cursor: string): PageRead<string> {
   const answer = usableAnswer(exchange);
   if (!answer.usable) return { ok: false, why: answer.why, evidence };
-  if (isCredentialsRefusal(answer.httpStatus))
-    return { ok: false, why: `http_${answer.httpStatus}`, evidence, alert: "credentials_refused" };
-  if (answer.httpStatus !== 200) return { ok: false, why: `http_${answer.httpStatus}`, evidence };
+  if (answer.httpStatus !== 200) return { ok: false, ...inconclusiveStatus(answer.httpStatus), evidence };
   return statementPage(answer.body, evidence, cursor);
 }
 

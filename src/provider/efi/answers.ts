@@ -2,7 +2,16 @@
 // generic API's (../classify.ts): when an answer does not prove what happened, it is unknown.
 // Efí-specific: 409 `id_envio_duplicado` means the Pix exists; only Efí's own not-found body
 // is not found, settled after the grace window by sending again; `chave_invalida` is our key.
-import { isCredentialsRefusal, type ProviderExchange, parseBody, returnsExceed, usableAnswer } from "../classify.ts";
+import {
+  inconclusiveStatus,
+  isCredentialsRefusal,
+  type ProviderExchange,
+  parseBody,
+  readStatusAnswer,
+  returnsExceed,
+  type StatusReading,
+  usableAnswer,
+} from "../classify.ts";
 import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "../port.ts";
 import { centsFromValor, idEnvioOf } from "./money.ts";
 import { efiReturns } from "./returns.ts";
@@ -16,6 +25,14 @@ const inconclusiveClientStatuses: ReadonlySet<number> = new Set([404, 408, 425, 
 
 /** `chave_invalida` refuses our own payer key (EFI_PAYER_KEY): every send will fail until fixed. */
 const payerKeyRefusal = "chave_invalida";
+
+/** Only Efí's own not-found body is not found; after the grace window the saga sends again. */
+const efiStatusReading = {
+  notFoundBody: notFoundBodySchema,
+  foreignNotFound: "http_404_not_efi",
+  afterGrace: "resend",
+  body: statusBodySchema,
+} satisfies StatusReading<unknown>;
 
 /** An answer about another idEnvio or another amount is about another order. */
 function contradicts(order: PixOrder, idEnvio: string | undefined, valor: string): boolean {
@@ -40,8 +57,7 @@ export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evi
   }
   // The id was already used: the Pix exists (made by an earlier send), never a failure.
   if (httpStatus === 409) return { kind: "unknown", why: "already_exists", evidence };
-  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
-  if (httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus)) {
+  if (httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus) && !isCredentialsRefusal(httpStatus)) {
     // A refusal counts only in Efí's words: an HTML 400 from something in between proves nothing.
     const refusal = parseBody(errorBodySchema, body);
     if (refusal === null) return { kind: "unknown", why: `http_${httpStatus}_not_efi`, evidence };
@@ -49,22 +65,13 @@ export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evi
     return { kind: "rejected", code: refusal.nome, evidence };
   }
   // 5xx (`erro_aplicacao`) may have made the Pix before failing; 3xx and other 2xx are not Efí.
-  return { kind: "unknown", why: `http_${httpStatus}`, evidence };
+  return { kind: "unknown", ...inconclusiveStatus(httpStatus), evidence };
 }
 
 export function classifyEfiStatus(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): StatusOutcome {
-  const answer = usableAnswer(exchange);
-  if (!answer.usable) return { kind: "unknown", why: answer.why, evidence };
-  const { httpStatus, body } = answer;
-  if (httpStatus === 404) {
-    // Only Efí's own not-found; a gateway's page or a wrong base URL says nothing.
-    if (parseBody(notFoundBodySchema, body) === null) return { kind: "unknown", why: "http_404_not_efi", evidence };
-    return { kind: "not_found", afterGrace: "resend", evidence };
-  }
-  if (isCredentialsRefusal(httpStatus)) return { kind: "unknown", why: `http_${httpStatus}`, evidence, alert: "credentials_refused" };
-  if (httpStatus !== 200) return { kind: "unknown", why: `http_${httpStatus}`, evidence };
-  const status = parseBody(statusBodySchema, body);
-  if (status === null) return { kind: "unknown", why: "malformed_body", evidence };
+  const read = readStatusAnswer(exchange, evidence, efiStatusReading);
+  if ("outcome" in read) return read.outcome;
+  const status = read.body;
   const endToEndId = endToEndIdOf(status);
   const idEnvio = status.idEnvio ?? status.gnExtras?.idEnvio;
   if (endToEndId === "conflict" || contradicts(order, idEnvio, status.valor))

@@ -3,7 +3,7 @@
 // `idEnvio` to the transfer id, `valor` to centavos, `devolucoes[]` to returns. An item we
 // cannot read makes its page unreadable, like every malformed answer: the statement is incomplete.
 import { z } from "zod";
-import { isCredentialsRefusal, type ProviderExchange, parseBody, returnsExceed, usableAnswer } from "../classify.ts";
+import { inconclusiveStatus, type ProviderExchange, parseBody, returnsExceed, usableAnswer } from "../classify.ts";
 import type { ProviderEvidence, StatementItem } from "../port.ts";
 import type { PageRead } from "../statement.ts";
 import { centsFromValor, transferIdOfIdEnvio } from "./money.ts";
@@ -53,9 +53,7 @@ export function statementPath(inicio: string, fim: string, page: number): string
 export function classifyEfiStatementPage(exchange: ProviderExchange, evidence: ProviderEvidence, page: number): PageRead<number> {
   const answer = usableAnswer(exchange);
   if (!answer.usable) return { ok: false, why: answer.why, evidence };
-  if (isCredentialsRefusal(answer.httpStatus))
-    return { ok: false, why: `http_${answer.httpStatus}`, evidence, alert: "credentials_refused" };
-  if (answer.httpStatus !== 200) return { ok: false, why: `http_${answer.httpStatus}`, evidence };
+  if (answer.httpStatus !== 200) return { ok: false, ...inconclusiveStatus(answer.httpStatus), evidence };
   const body = parseBody(pageSchema, answer.body);
   if (body === null) return { ok: false, why: "malformed_body", evidence };
   // An answer about another page would skip or repeat payments.
