@@ -15,23 +15,19 @@ describe("readSagaTimings", () => {
     });
   });
 
-  it("treats empty and blank strings as unset", () => {
-    const blank: TimingSource = {
-      SAGA_FIRST_CHECK_MS: "",
-      SAGA_MAX_CHECK_MS: "  ",
-      SAGA_DEADLINE_MS: "\t",
-      PROVIDER_NOT_FOUND_GRACE_MS: "",
-    };
-    expect(readSagaTimings(blank)).toEqual(readSagaTimings({}));
+  const source: Required<TimingSource> = {
+    SAGA_FIRST_CHECK_MS: "150",
+    SAGA_MAX_CHECK_MS: "600",
+    SAGA_DEADLINE_MS: "4000",
+    PROVIDER_NOT_FOUND_GRACE_MS: "1200",
+  };
+
+  it.each(["", "  ", "\t"])("treats %j as unset in every variable", (blank) => {
+    const blanks = Object.fromEntries(Object.keys(source).map((name) => [name, blank]));
+    expect(readSagaTimings(blanks)).toEqual(readSagaTimings({}));
   });
 
   it("parses every variable into its field", () => {
-    const source: TimingSource = {
-      SAGA_FIRST_CHECK_MS: "150",
-      SAGA_MAX_CHECK_MS: "600",
-      SAGA_DEADLINE_MS: "4000",
-      PROVIDER_NOT_FOUND_GRACE_MS: "1200",
-    };
     expect(readSagaTimings(source)).toEqual({ firstCheckDelayMs: 150, checkDelayMsMax: 600, deadlineMs: 4000, notFoundGraceMs: 1200 });
   });
 
