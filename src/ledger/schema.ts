@@ -35,6 +35,12 @@ export const accountRef = () =>
     .notNull()
     .references(() => accounts.id);
 
+/** The key of a table with at most one row per account: the account's own id. */
+export const accountKey = () =>
+  text("account_id")
+    .primaryKey()
+    .references(() => accounts.id);
+
 /** One hold per saga (its id is the transfer id); resolved at most once. */
 export const holds = pgTable(
   "holds",

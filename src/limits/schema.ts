@@ -2,19 +2,17 @@
 // increases that wait 24 h, and the usage counters (per São Paulo day, per night window) that the
 // opening transaction consumes.
 import { sql } from "drizzle-orm";
-import { check, date, jsonb, pgTable, primaryKey, text, time, uuid } from "drizzle-orm/pg-core";
+import { check, date, jsonb, pgTable, primaryKey, text, time } from "drizzle-orm/pg-core";
 import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
-import { accountRef, accounts } from "../ledger/schema.ts";
-import { transfers } from "../transfers/schema.ts";
+import { accountKey, accountRef } from "../ledger/schema.ts";
+import { transferKey } from "../transfers/schema.ts";
 import { limitNames } from "./names.ts";
 
 export const accountLimits = pgTable(
   "account_limits",
   {
-    accountId: text("account_id")
-      .primaryKey()
-      .references(() => accounts.id),
+    accountId: accountKey(),
     perTransferCents: cents("per_transfer_cents"),
     dailyCents: cents("daily_cents"),
     nightPerTransferCents: cents("night_per_transfer_cents"),
@@ -82,9 +80,7 @@ export const nightUsage = pgTable(
 
 /** Which night a held transfer consumed, so its compensation gives the amount back to that night, once. */
 export const nightUsageCharges = pgTable("night_usage_charges", {
-  transferId: uuid("transfer_id")
-    .primaryKey()
-    .references(() => transfers.id),
+  transferId: transferKey(),
   evening: date("evening", { mode: "string" }).notNull(),
 });
 
@@ -95,8 +91,6 @@ export const nightUsageCharges = pgTable("night_usage_charges", {
  * than was left).
  */
 export const lookupBudgets = pgTable("lookup_budgets", {
-  accountId: text("account_id")
-    .primaryKey()
-    .references(() => accounts.id),
+  accountId: accountKey(),
   emptyAt: at("empty_at").notNull(),
 });

@@ -2,10 +2,10 @@
 // and the paid-after-release cases a person must decide. Written only by the SQL functions
 // drizzle/functions/provider_reconciliation_record.sql and provider_case_decide.sql.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text } from "drizzle-orm/pg-core";
 import { at } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
-import { transfers } from "../transfers/schema.ts";
+import { transferKey } from "../transfers/schema.ts";
 
 /** What an operator may decide on a paid-after-release case (the note says why). */
 export const caseDecisions = ["recovered", "written_off", "provider_error"] as const;
@@ -47,9 +47,7 @@ export const providerReconciliationRuns = pgTable(
 export const providerReconciliationCases = pgTable(
   "provider_reconciliation_cases",
   {
-    transferId: uuid("transfer_id")
-      .primaryKey()
-      .references(() => transfers.id),
+    transferId: transferKey(),
     endToEndId: text("end_to_end_id"),
     openedAt: at("opened_at").notNull().defaultNow(),
     /** The run that found it. */

@@ -92,6 +92,12 @@ export const transferRef = () =>
     .notNull()
     .references(() => transfers.id);
 
+/** The key of a table with at most one row per transfer: the transfer's own id. */
+export const transferKey = () =>
+  uuid("transfer_id")
+    .primaryKey()
+    .references(() => transfers.id);
+
 /** Every transition, in order, with what justified it. Append-only. */
 export const transferHistory = pgTable(
   "transfer_history",
