@@ -8,13 +8,11 @@ CREATE OR REPLACE FUNCTION public.transfer_cancel(p_id uuid)
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;
+  v_refusal jsonb;
 BEGIN
   SET LOCAL lock_timeout = '5s';
-  SELECT * INTO v_t FROM transfers WHERE id = p_id FOR UPDATE;
-  IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'not_found'); END IF;
-  IF v_t.state <> 'scheduled' THEN
-    RETURN jsonb_build_object('outcome', 'not_scheduled', 'saga', transfer_saga_json(v_t));
-  END IF;
+  v_refusal := transfer_lock_scheduled(p_id, 'not_scheduled');
+  IF v_refusal IS NOT NULL THEN RETURN v_refusal; END IF;
   UPDATE transfers SET state = 'canceled', next_check_at = NULL, updated_at = now() WHERE id = p_id RETURNING * INTO v_t;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
     VALUES (p_id, 'scheduled', 'canceled', 'canceled by its owner', 'client');

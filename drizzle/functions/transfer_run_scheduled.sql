@@ -10,15 +10,13 @@ CREATE OR REPLACE FUNCTION public.transfer_run_scheduled(p_id uuid, p_local_day 
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;
+  v_refusal jsonb;
   v_ran text;
 BEGIN
   SET LOCAL lock_timeout = '5s';
-  SELECT * INTO v_t FROM transfers WHERE id = p_id FOR UPDATE;
-  IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'not_found'); END IF;
-  IF v_t.state <> 'scheduled' THEN
-    RETURN jsonb_build_object('outcome', 'state_mismatch', 'saga', transfer_saga_json(v_t));
-  END IF;
-  PERFORM 1 FROM accounts WHERE id = v_t.account_id FOR UPDATE;
+  v_refusal := transfer_lock_scheduled(p_id, 'state_mismatch');
+  IF v_refusal IS NOT NULL THEN RETURN v_refusal; END IF;
+  PERFORM 1 FROM accounts WHERE id = (SELECT account_id FROM transfers WHERE id = p_id) FOR UPDATE;
   v_ran := transfer_reserve(p_id, p_local_day, p_local_minute, p_rules, ms_to_timestamptz(p_retry_at_ms));
   SELECT * INTO v_t FROM transfers WHERE id = p_id;
   RETURN jsonb_build_object('outcome', 'applied', 'ran', v_ran, 'saga', transfer_saga_json(v_t));
