@@ -9,15 +9,13 @@ CREATE OR REPLACE FUNCTION public.transfer_run_scheduled(p_id uuid, p_local_day 
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  v_t transfers%ROWTYPE;
-  v_refusal jsonb;
   v_ran text;
+  v_refusal jsonb;
 BEGIN
   SET LOCAL lock_timeout = '5s';
   v_refusal := transfer_lock_scheduled(p_id, 'state_mismatch');
   IF v_refusal IS NOT NULL THEN RETURN v_refusal; END IF;
   PERFORM 1 FROM accounts WHERE id = (SELECT account_id FROM transfers WHERE id = p_id) FOR UPDATE;
   v_ran := transfer_reserve(p_id, p_local_day, p_local_minute, p_rules, ms_to_timestamptz(p_retry_at_ms));
-  SELECT * INTO v_t FROM transfers WHERE id = p_id;
-  RETURN jsonb_build_object('outcome', 'applied', 'ran', v_ran, 'saga', transfer_saga_json(v_t));
+  RETURN jsonb_build_object('outcome', 'applied', 'ran', v_ran, 'saga', (SELECT transfer_saga_json(t) FROM transfers t WHERE t.id = p_id));
 END $function$;
