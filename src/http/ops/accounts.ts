@@ -1,6 +1,6 @@
 // Operator account routes (CONTRACT §5): create an account, credit it (four eyes above
 // OPS_CREDIT_APPROVAL_ABOVE_CENTS: the credit waits for POST /ops/credits/:credit_id/approve).
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { createAccountAs, creditAs, requestCreditAs } from "../../audit/operator-writes.ts";
 import { configuredOrThrow } from "../../config/isolate.ts";
@@ -32,6 +32,12 @@ opsAccountRoutes.put("/:id", async (c) => {
   return c.json(balanceJson(found), created === "created" ? 201 : 200);
 });
 
+/** What refuses a credit alike, whether it waits for approval or applies at once. */
+function creditRefused(c: Context, outcome: "account_not_found" | "exists_with_different_fields"): Response {
+  if (outcome === "account_not_found") return notFound(c, "No such account.");
+  return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already belongs to another credit." });
+}
+
 opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
@@ -42,9 +48,8 @@ opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
     );
     switch (requested.outcome) {
       case "account_not_found":
-        return notFound(c, "No such account.");
       case "exists_with_different_fields":
-        return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already belongs to another credit." });
+        return creditRefused(c, requested.outcome);
       case "requested":
       case "already_requested":
         return c.json(
@@ -60,9 +65,8 @@ opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
   }));
   switch (result) {
     case "account_not_found":
-      return notFound(c, "No such account.");
     case "exists_with_different_fields":
-      return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already credited another amount." });
+      return creditRefused(c, result);
     case "already_credited":
     case "credited":
       if (!found) throw new Error(`account ${accountId} missing after a credit`);
