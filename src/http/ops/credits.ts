@@ -11,6 +11,12 @@ import { opsTokenActor } from "../auth/ops-auth.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
 
+/** The four-eyes refusals the database gives (the route refuses ops-token before asking it, too). */
+const fourEyesRefusals = {
+  machine_cannot_approve: "ops-token can request credits but never approve them.",
+  same_actor: "The operator who requested this credit cannot approve it: another person must.",
+} as const;
+
 export const opsCreditRoutes = new Hono<AppEnv>();
 
 opsCreditRoutes.post("/:credit_id/approve", async (c) => {
@@ -32,12 +38,8 @@ opsCreditRoutes.post("/:credit_id/approve", async (c) => {
     case "not_found":
       return notFound(c, "No such credit request.");
     case "machine_cannot_approve":
-      return problem(c, 403, { type: "forbidden", detail: "ops-token can request credits but never approve them." });
     case "same_actor":
-      return problem(c, 403, {
-        type: "forbidden",
-        detail: "The operator who requested this credit cannot approve it: another person must.",
-      });
+      return problem(c, 403, { type: "forbidden", detail: fourEyesRefusals[result.outcome] });
     case "approved_by_another":
       return problem(c, 409, {
         type: "conflict",
