@@ -8,6 +8,7 @@ import { problemSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { pixKeyTypes } from "../../src/lib/ids.ts";
 import { call, clientHeaders } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
+import { knownValidKeys } from "../support/valid-keys.ts";
 import { emptyAccount, footprint } from "./helpers.ts";
 import { rateLimitConfig } from "./wrangler-config.ts";
 
@@ -31,15 +32,8 @@ class AccountRotation {
   }
 }
 
-/** Valid keys of each type, some in a spelling that needs normalising. */
-const validKeys = fc.constantFrom(
-  { pix_key_type: "cpf", pix_key: "100.000.001-08" },
-  { pix_key_type: "cnpj", pix_key: "11.222.333/0001-81" },
-  { pix_key_type: "cnpj", pix_key: "12.ABC.345/01DE-35" },
-  { pix_key_type: "email", pix_key: "Maria@Example.com" },
-  { pix_key_type: "phone", pix_key: "+5511987654321" },
-  { pix_key_type: "evp", pix_key: "123E4567-E89B-12D3-A456-426614174000" },
-);
+/** Valid keys of each type, many in a spelling that needs normalising. */
+const validKeys = fc.constantFrom(...knownValidKeys.map(([type, input]) => ({ pix_key_type: type, pix_key: input })));
 
 const anyKey = fc.record({
   pix_key_type: fc.oneof(fc.constantFrom(...pixKeyTypes), fc.string({ maxLength: 8 }), fc.constant(null), fc.constant(undefined)),
