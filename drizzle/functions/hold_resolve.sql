@@ -1,5 +1,6 @@
 -- Moves a hold that is still held to its final status, once: answers the hold as it now is, or
--- no row when it was not held (then hold_refusal says why). Settle and release both start here.
+-- a row of NULLs (id IS NULL) when it was not held; then hold_refusal says why. Settle and
+-- release both start here.
 CREATE OR REPLACE FUNCTION public.hold_resolve(p_hold_id uuid, p_status text)
  RETURNS holds
  LANGUAGE plpgsql
