@@ -137,7 +137,8 @@ export function classifySend(order: PixOrder, exchange: ProviderExchange, eviden
     const rejection = parseBody(rejectionBodySchema, body);
     return { kind: "rejected", code: rejection?.code ?? `http_${httpStatus}`, evidence };
   }
-  // 5xx may have made the Pix before failing; 3xx and other 2xx are not this API's answers.
+  // 5xx may have made the Pix before failing; 3xx and other 2xx are not this API's answers;
+  // 401/403 say nothing about the order either, and raise the credentials alert.
   return { kind: "unknown", ...inconclusiveStatus(httpStatus), evidence };
 }
 

@@ -64,7 +64,8 @@ export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evi
     if (refusal.nome === payerKeyRefusal) return { kind: "rejected", code: refusal.nome, evidence, alert: "payer_key_invalid" };
     return { kind: "rejected", code: refusal.nome, evidence };
   }
-  // 5xx (`erro_aplicacao`) may have made the Pix before failing; 3xx and other 2xx are not Efí.
+  // 5xx (`erro_aplicacao`) may have made the Pix before failing; 3xx and other 2xx are not Efí;
+  // 401/403 say nothing about the order either, and raise the credentials alert.
   return { kind: "unknown", ...inconclusiveStatus(httpStatus), evidence };
 }
 
