@@ -122,7 +122,7 @@ function base64ToBytes(text: string): Uint8Array | null {
   }
 }
 
-/** The four headers of a request carrying `body`, signed now-ish (`timestampSeconds`) with `secret`. */
+/** The four headers of a request carrying `body`, signed at `timestampSeconds` with `secret`. */
 export async function signedWebhookHeaders(input: {
   secret: string;
   id: string;

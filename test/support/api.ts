@@ -14,7 +14,7 @@ export function opsHeaders(extra: Record<string, string> = {}): Record<string, s
   return { authorization: `Bearer ${env.OPS_TOKEN}`, "content-type": "application/json", ...extra };
 }
 
-/** `call` as the ops token's operator; headers in `init` are added to the token's. */
+/** `call` as the ops token's operator; headers in `init` are added to the token's, or replace them. */
 export function opsCall(path: string, init: Omit<RequestInit, "headers"> & { headers?: Record<string, string> } = {}): Promise<Response> {
   return call(path, { ...init, headers: opsHeaders(init.headers) });
 }
@@ -179,19 +179,10 @@ export async function expectLedgerReconciled(): Promise<void> {
 
 /** A webhook signed with the configured secret, as the provider would send it. */
 export async function signedWebhook(payload: unknown, webhookId: string = `msg_${crypto.randomUUID()}`): Promise<Response> {
-  const { signWebhook } = await import("../../src/provider/webhook-signature.ts");
+  const { signedWebhookHeaders } = await import("../../src/provider/webhook-signature.ts");
   const body = JSON.stringify(payload);
   const timestampSeconds = Math.floor(Date.now() / 1000);
   const secret = (env.WEBHOOK_SECRET ?? "").split(" ")[0] ?? "";
-  const signature = await signWebhook({ secret, id: webhookId, timestampSeconds, body });
-  return call("/webhooks/provider", {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "webhook-id": webhookId,
-      "webhook-timestamp": String(timestampSeconds),
-      "webhook-signature": signature,
-    },
-    body,
-  });
+  const headers = await signedWebhookHeaders({ secret, id: webhookId, timestampSeconds, body });
+  return call("/webhooks/provider", { method: "POST", headers, body });
 }
