@@ -1,6 +1,7 @@
 // RFC 9457 problem+json: the one shape every error of the API has (CONTRACT §2).
 //
-//   return problem(c, 404, { type: "not-found", detail: "No transfer with this id." });
+//   return problem(c, 409, { type: "conflict", detail: "This credit was already approved." });
+//   return notFound(c, "No such transfer.");
 //   throw new ProblemError(409, { type: "conflict", detail: "Only a transfer in needs_review can be resolved." });
 //   installProblemHandlers(app);   // onError + notFound answer problems; unknown errors -> 500 `internal`
 //   app.use(rejectWrongMethods(app)); // 405 + Allow for a known path with a wrong method, from app.routes
@@ -145,7 +146,7 @@ export function installProblemHandlers<E extends Env>(app: Hono<E>): void {
     if (err instanceof HTTPException) return fromHttpException(c, err);
     return internalProblem(c, err);
   });
-  app.notFound((c) => problem(c, 404, { type: "not-found", detail: `Nothing at ${c.req.method} ${c.req.path.slice(0, 200)}.` }));
+  app.notFound((c) => notFound(c, `Nothing at ${c.req.method} ${c.req.path.slice(0, 200)}.`));
 }
 
 function allowHeader(allowed: readonly string[]): string {
