@@ -21,7 +21,7 @@ export interface BoundedListQuery {
   set: string;
   /** The jsonb_build_object arguments of one item, over the set's row `s`. */
   item: string;
-  /** The page's order, over the set's columns (ending in `id`, so it is total). */
+  /** The page's order: the set's plain column names, comma-separated (ending in `id`, so it is total). */
   orderBy: string;
 }
 
