@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
+import { sleep } from "../src/lib/sleep.ts";
 import { startEventReceiver } from "./lib/event-receiver.ts";
 import { freePort, isPortFree } from "./lib/free-port.ts";
 import { jsonCall } from "./lib/json-call.ts";
@@ -72,7 +73,7 @@ async function makeTransfers(base: string): Promise<string[]> {
   for (const id of ids) {
     while ((await jsonCall<{ state: string }>(base, "GET", `/v1/transfers/${id}`, token)).state !== "completed") {
       if (Date.now() > deadline) throw new Error(`transfer ${id} did not complete`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
     }
   }
   return ids;
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     }
     await stopGroup(pid, 5_000);
     while (descendantsOf(pid, listProcesses()).some((entry) => entry.state !== "Z") || !(await isPortFree(port))) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     log(`SIGKILL to the whole stack (${victims.length} processes)`);
     receiver = await startEventReceiver({ port: receiverPort });
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
         break;
       }
       if (Date.now() > deadline) throw new Error(`not delivered: ${JSON.stringify([...acknowledged])}`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
     }
   } finally {
     if (stack.child.pid !== undefined) await stopGroup(stack.child.pid, 10_000);

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sleep } from "../../src/lib/sleep.ts";
 
 export interface PacedProvider {
   /** PROVIDER_URL for the Worker: `/pix/{idempotency_key}` is appended. */
@@ -39,7 +40,7 @@ export async function startPacedProvider(answerDelayMs: number): Promise<PacedPr
   const payments = new Map<string, Payment>();
   let inFlight = 0;
   let inFlightMax = 0;
-  const pause = () => new Promise((resolve) => setTimeout(resolve, answerDelayMs));
+  const pause = () => sleep(answerDelayMs);
 
   const server = createServer(async (request, response) => {
     const key = /^\/pix\/([^/?]+)$/.exec(request.url ?? "")?.[1];

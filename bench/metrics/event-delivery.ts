@@ -5,6 +5,7 @@
 // commit: the latency is, if anything, overstated by the statement's own time.
 import { randomUUID } from "node:crypto";
 import { startEventReceiver } from "../../scripts/lib/event-receiver.ts";
+import { sleep } from "../../src/lib/sleep.ts";
 import { accountIds, seedAccountsIn } from "../lib/accounts.ts";
 import { benchSecrets, StackClient } from "../lib/api.ts";
 import type { BenchContext } from "../lib/context.ts";
@@ -58,8 +59,7 @@ export async function measureEventDelivery(context: BenchContext, root: string):
       }
       const giveUpAtMs = Date.now() + deliveryWaitMs;
       const mine = () => receiver.received.filter((r) => r.transfer_id !== null && transferIds.includes(r.transfer_id));
-      while (mine().length < transfers * eventsPerTransfer && Date.now() < giveUpAtMs)
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      while (mine().length < transfers * eventsPerTransfer && Date.now() < giveUpAtMs) await sleep(100);
       const latenciesMs = mine().map((r) => r.at_ms - Date.parse((JSON.parse(r.body) as { occurred_at: string }).occurred_at));
       if (latenciesMs.length === 0) throw new Error("no event reached the receiver");
       const sampleBody = mine()[0]?.body ?? "{}";

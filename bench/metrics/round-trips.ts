@@ -2,6 +2,7 @@
 // transfer store) against this PostgreSQL, counted on the driver and checked against the
 // server's own count of commits (pg_stat_database.xact_commit) and of rows written.
 import type { PoolClient } from "@neondatabase/serverless";
+import { sleep } from "../../src/lib/sleep.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { countingDb } from "../lib/counting-db.ts";
 import { benchPool, withClients } from "../lib/db.ts";
@@ -30,7 +31,7 @@ async function waitAlone(observer: Observer, pid: number): Promise<boolean> {
   const giveUpAtMs = Date.now() + quietWaitMsMax;
   while (Date.now() < giveUpAtMs) {
     if ((await observer.otherBackends(pid)) === 0) return true;
-    await new Promise((resolve) => setTimeout(resolve, quietPollMs));
+    await sleep(quietPollMs);
   }
   return false;
 }

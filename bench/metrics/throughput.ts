@@ -6,6 +6,7 @@
 // meter CPU from the start of the load until every transfer completed, per transfer completed.
 import path from "node:path";
 import type { Pool } from "@neondatabase/serverless";
+import { sleep } from "../../src/lib/sleep.ts";
 import { accountIds, seedAccounts } from "../lib/accounts.ts";
 import { benchSecrets, StackClient } from "../lib/api.ts";
 import type { BenchContext } from "../lib/context.ts";
@@ -73,7 +74,7 @@ async function runLoad(context: BenchContext, api: StackClient, ids: readonly st
     const cpu = context.cpu.end();
     context.log(`throughput, load until all completed: ${describeShare(cpu)}`);
     // Backends publish their counters as they exit; give the last ones a moment.
-    await new Promise((resolve) => setTimeout(resolve, statsSettleMs));
+    await sleep(statsSettleMs);
     const after = await observer.databaseCounters();
     const sessions = after.sessions - before.sessions;
     const rowsWritten = after.rowsWritten - before.rowsWritten;

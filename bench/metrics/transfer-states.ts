@@ -1,4 +1,6 @@
 // Waits, by reading Postgres directly, until every listed transfer is in one of `states`.
+
+import { sleep } from "../../src/lib/sleep.ts";
 import type { BenchContext } from "../lib/context.ts";
 import { benchPool } from "../lib/db.ts";
 
@@ -25,7 +27,7 @@ export async function waitForStates(
         const counts = rows.map((row) => `${row.state} ${row.n}`).join(", ");
         throw new Error(`after ${timeoutMs} ms, transfers are not all ${states.join("/")}: ${counts}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
+      await sleep(pollMs);
     }
   } finally {
     await pool.end();

@@ -3,6 +3,7 @@
 // signed per Standard Webhooks with the first OPS_ALERT_SECRET. Verified here with node:crypto,
 // straight from the spec, rather than with the Worker's own code that signed them.
 import { createHmac } from "node:crypto";
+import { sleep } from "../../src/lib/sleep.ts";
 import { assert, type Check } from "./harness.ts";
 import type { ReceivedAlert } from "./receiver.ts";
 
@@ -32,7 +33,7 @@ export const alertCheck: Check = {
     // The two needs_review alerts, and the one of the provider reconciliation run that found a divergence.
     const expectedCount = expected.length + 1;
     const giveUpAtMs = Date.now() + arrivalTimeoutMs;
-    while (ctx.receiver.alerts.length < expectedCount && Date.now() < giveUpAtMs) await new Promise((r) => setTimeout(r, 100));
+    while (ctx.receiver.alerts.length < expectedCount && Date.now() < giveUpAtMs) await sleep(100);
     const alerted: string[] = [];
     let divergenceAlerts = 0;
     for (const alert of ctx.receiver.alerts) {

@@ -1,6 +1,7 @@
 // Test data through the public APIs, as operators and the mobile app create it: an account,
 // a credit, and transfers (signed in with an HS256 client JWT) followed to their final states.
 import { randomUUID } from "node:crypto";
+import { sleep } from "../../src/lib/sleep.ts";
 import { jsonCall } from "../lib/json-call.ts";
 import { mintAccountToken } from "../lib/jwt.ts";
 
@@ -78,7 +79,7 @@ export class Api {
       const transfer = await this.transfer(id);
       if (finalStates.has(transfer.state)) return transfer;
       if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} still ${transfer.state} after ${settleTimeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+      await sleep(pollIntervalMs);
     }
   }
 }

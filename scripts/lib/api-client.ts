@@ -2,6 +2,7 @@
 // environment wins, as it does for `npm start`) and JSON calls with a bearer token.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep } from "../../src/lib/sleep.ts";
 import { readDevVars } from "./dev-vars.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -68,6 +69,6 @@ export async function followTransfer(
     if (print && transfer.state !== lastState) console.log(`  state: ${transfer.state}`);
     lastState = transfer.state;
     if (terminalStates.has(transfer.state) || Date.now() >= deadline) return transfer;
-    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    await sleep(pollIntervalMs);
   }
 }

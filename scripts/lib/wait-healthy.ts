@@ -1,3 +1,5 @@
+import { sleep } from "../../src/lib/sleep.ts";
+
 // Polls a health URL until it answers 200, the deadline passes, or `abort` fires.
 
 const pollIntervalMs = 250;
@@ -17,7 +19,7 @@ export async function waitHealthy(url: string, timeoutMs: number, abort: AbortSi
       abort.throwIfAborted();
       lastProblem = error instanceof Error ? error.message : String(error);
     }
-    await new Promise((resolve) => setTimeout(resolve, pollIntervalMs));
+    await sleep(pollIntervalMs);
   }
   throw new Error(`${url} not healthy after ${timeoutMs} ms (${lastProblem})`);
 }

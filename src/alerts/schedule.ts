@@ -5,6 +5,7 @@
 // raised it, and the console stays the source of truth if one is lost.
 import { configOf } from "../config/isolate.ts";
 import { logEvent } from "../lib/log.ts";
+import { sleep } from "../lib/sleep.ts";
 import { type DeliveryResult, deliverAlert, type Fetcher } from "./deliver.ts";
 
 export interface AlertRuntime {
@@ -46,7 +47,7 @@ export function scheduleOpsAlert(
       webhookId: alert.webhookId,
       body: alert.body,
       fetcher: runtime.fetcher ?? ((request) => fetch(request)),
-      sleep: runtime.sleep ?? ((delayMs) => new Promise((resolve) => setTimeout(resolve, delayMs))),
+      sleep: runtime.sleep ?? sleep,
       nowMs: () => Date.now(),
     }).then((result) => logEvent(`ops_alert_${result.outcome}`, { ...alert.context, ...outcomeFields(result) }, outcomeLevel(result)));
     runtime.waitUntil(

@@ -6,6 +6,7 @@
 import { abortAllDurableObjects } from "cloudflare:test";
 import type { PoolClient } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { expectProblem, validTransfer } from "./helpers.ts";
@@ -45,7 +46,7 @@ async function abortWhileWaiting(answer: Promise<Response>): Promise<Response> {
       for (const pid of fresh) aborted.add(pid);
       await abortAllDurableObjects();
     }
-    await new Promise((resolve) => setTimeout(resolve, waitStepMs));
+    await sleep(waitStepMs);
   }
   expect(aborted.size, "no saga backend ever waited on the held lock").toBeGreaterThan(0);
   return answer;

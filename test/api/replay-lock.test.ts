@@ -4,6 +4,7 @@
 import type { PoolClient } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import { transferSchema } from "../../src/contract/schemas.ts";
+import { sleep } from "../../src/lib/sleep.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { validTransfer } from "./helpers.ts";
@@ -46,7 +47,7 @@ async function sagaLockWaits(): Promise<string[]> {
 async function waitUntil(condition: () => Promise<boolean>, what: string): Promise<void> {
   for (let waitedMs = 0; waitedMs < waitMsMax; waitedMs += waitStepMs) {
     if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, waitStepMs));
+    await sleep(waitStepMs);
   }
   throw new Error(`gave up waiting until ${what}`);
 }

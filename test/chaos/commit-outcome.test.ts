@@ -4,6 +4,7 @@
 // the ledger answers already_*, transfer_open answers the replay), never by doing it twice.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { fundedAccount, getBalance, opsCall, sandboxPayment } from "../support/api.ts";
 import { appConnections, dbFaultsInjected, injectDbFault, killSagaBackends, sandboxKeys } from "../support/faults.ts";
@@ -67,7 +68,7 @@ describe("the reply to a COMMIT is lost", () => {
     expect(await stateOf(saga.id)).toBe("submitted");
     // The object's first status check (its alarm, SAGA_FIRST_CHECK_MS later) settles: lose that reply.
     await injectDbFault({ kind: "drop_reply", statementPattern: "transfer_apply", count: 1 });
-    while ((await stateOf(saga.id)) === "submitted") await new Promise((resolve) => setTimeout(resolve, 10));
+    while ((await stateOf(saga.id)) === "submitted") await sleep(10);
     expect(await stateOf(saga.id)).toBe("completed");
     // The object still believes `submitted` (its fault retry comes a second later); its next step
     // looks the settle up instead of settling again.
@@ -130,7 +131,7 @@ describe("the connection dies before COMMIT", () => {
       const poked = env.TRANSFER_SAGA.getByName(saga.id).poke("sweeper");
       let killed = 0;
       for (let i = 0; i < 200 && killed === 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await sleep(20);
         killed = await killSagaBackends(pool, { waitingOnLock: true });
       }
       expect(killed).toBe(1);

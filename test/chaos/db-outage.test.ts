@@ -5,6 +5,7 @@
 // send that times out in the recovery burst and never reaches the provider is released as
 // not_sent, as it must be; the test checks the provider never had it.)
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
 import { appConnections, injectDbFault, sandboxKeys, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
@@ -55,7 +56,7 @@ async function outageScenario(kind: "blackhole" | "reset"): Promise<void> {
       createWithRetries(owner(sagasInFlight + i), body(sagasInFlight + i), crypto.randomUUID(), 10 + Math.ceil(outageMs / retryDelayMsMax)),
     ),
   );
-  while (Date.now() < outageEndsAtMs) await new Promise((resolve) => setTimeout(resolve, 100));
+  while (Date.now() < outageEndsAtMs) await sleep(100);
   const created = [...before, ...(await during)];
   expect(created.map((c) => c.status)).toEqual(Array(total).fill(202));
   const ids = created.map((c) => c.transfer?.id ?? "");

@@ -4,6 +4,7 @@
 // nothing is paid twice or settled twice.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { rateLimitConfig } from "../api/wrangler-config.ts";
 import { fundedAccount, getBalance, sandboxPayment } from "../support/api.ts";
 import { abortObjects, injectDbFault, sagaConnectionPorts, sandboxKeys, silentKey, tally } from "../support/faults.ts";
@@ -27,7 +28,7 @@ async function stateOf(transferId: string): Promise<string> {
 }
 
 async function waitForState(transferId: string, state: string): Promise<void> {
-  for (let i = 0; i < 500 && (await stateOf(transferId)) !== state; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 500 && (await stateOf(transferId)) !== state; i++) await sleep(10);
   expect(await stateOf(transferId)).toBe(state);
 }
 
@@ -90,7 +91,7 @@ describe("every object reset, again and again, under load", () => {
         while (Date.now() < stopAtMs) {
           await abortObjects();
           resets++;
-          await new Promise((resolve) => setTimeout(resolve, 150));
+          await sleep(150);
         }
       })();
       const created = await Promise.all(
@@ -98,7 +99,7 @@ describe("every object reset, again and again, under load", () => {
           Array.from({ length: perAccount }, async (_, i) => {
             const n = a * perAccount + i;
             // Spread the creates over the reset window.
-            await new Promise((resolve) => setTimeout(resolve, ((n % spreadSlots) * resetForMs) / spreadSlots));
+            await sleep(((n % spreadSlots) * resetForMs) / spreadSlots);
             return createWithRetries(
               accountId,
               { amount_cents: amountCents, ...(behaviours[n % behaviours.length] ?? sandboxKeys.happy) },
@@ -145,7 +146,7 @@ describe("every object reset, again and again, under load", () => {
       // Dead objects leave no connection behind: once the survivors' last statements end, none is open.
       let open = (await sagaConnectionPorts()).length;
       for (let i = 0; i < 50 && open > 0; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await sleep(100);
         open = (await sagaConnectionPorts()).length;
       }
       await tally({ runs: 1, leaked_connections: open });

@@ -5,6 +5,7 @@
 // and every return has its one transfer.returned event.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { createTransfer, fundedAccount, type TransferJson } from "../support/api.ts";
 import { appConnections, dbFaultsInjected, injectDbFault, sandboxKeys } from "../support/faults.ts";
 import { expectInvariants } from "./support/checks.ts";
@@ -111,7 +112,7 @@ async function returnedInFull(transferId: string, amountCents: number, timeoutMs
     const { rows } = await pool.query<{ returned_cents: string }>("SELECT returned_cents::text FROM transfers WHERE id = $1", [transferId]);
     if (Number(rows[0]?.returned_cents ?? 0) === amountCents) return true;
     if (round % 5 === 0) await env.TRANSFER_SAGA.getByName(transferId).poke("webhook");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sleep(200);
   }
   return false;
 }

@@ -5,6 +5,7 @@
 // `paid_after_release`, each processing@ one the operator released is `state_mismatch` (the
 // sandbox holds it processing forever), nothing else diverges, and every return is credited once.
 import { afterEach, describe, expect } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { reconcile } from "../reconciliation/scenarios.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
 import { clearDbFaults, injectDbFault, sandboxKeys, tally } from "../support/faults.ts";
@@ -63,7 +64,7 @@ describe("provider reconciliation after chaos", () => {
         if (rows[0]?.state === "compensated" && (await sandboxPayment(id)) !== null) expected.push([id, kind]);
       }
       // A late Pix leaves once its saga gave up; a return comes one confirmation delay after the one before.
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await sleep(1_000);
       const run = await reconcile(startedAtMs);
       const ours = run.divergences.filter((d) => ids.includes(d.transfer_id));
       const expectedIds = expected.map(([id]) => id);

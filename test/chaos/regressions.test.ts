@@ -1,6 +1,7 @@
 // Regressions for what the chaos suite found in the saga (docs/reliability.md, "Found").
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { fundedAccount, opsCall, sandboxPayment } from "../support/api.ts";
 import { injectDbFault, silentKey } from "../support/faults.ts";
 import { drain } from "./support/drain.ts";
@@ -21,7 +22,7 @@ describe("found by chaos, fixed in transfer_apply", () => {
       rules: { new_key_review_above_cents: 1_000 },
     });
     expect(started.outcome).toBe("created");
-    await new Promise((resolve) => setTimeout(resolve, 800)); // the review outlasts the deadline
+    await sleep(800); // the review outlasts the deadline
     const approved = await opsCall(`/ops/transfers/${started.id}/resolve`, {
       method: "POST",
       body: JSON.stringify({ outcome: "approve", note: "confirmed by phone" }),
@@ -38,7 +39,7 @@ describe("found by chaos, fixed in transfer_apply", () => {
     const saga = await openWithoutObject(pool, { accountId, amountCents: 1_000, ...silentKey });
     await injectDbFault({ kind: "drop_reply", statementPattern: "transfer_apply", count: 1 });
     await env.TRANSFER_SAGA.getByName(saga.id).poke("sweeper"); // send 1; `submitted` commits; reply lost
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     const secondSendAtMs = Date.now();
     await env.TRANSFER_SAGA.getByName(saga.id).poke("sweeper"); // send 2: state_mismatch, adopted
     expect((await sandboxPayment(saga.id))?.send_calls).toBe(2);

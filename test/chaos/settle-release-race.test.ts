@@ -4,6 +4,7 @@
 // provider confirms; whichever wins, a paid transfer is never released.
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { applyChange, type ProviderCallRecord } from "../../src/transfers/store.ts";
 import { fundedAccount, sandboxPayment } from "../support/api.ts";
@@ -114,7 +115,7 @@ describe("settle against release", () => {
       expect(started.map((s) => s.outcome)).toEqual(Array(transfers).fill("created"));
       await Promise.all(
         ids.map(async (id, i) => {
-          await new Promise((resolve) => setTimeout(resolve, 100 + (i % 10) * 25));
+          await sleep(100 + (i % 10) * 25);
           const stub = env.TRANSFER_SAGA.getByName(id);
           // A call cut short by the crash is one more fault, not a failure of the test.
           await Promise.allSettled([

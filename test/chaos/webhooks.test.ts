@@ -3,6 +3,7 @@
 // the saga ask the provider, and the provider's answer alone moves the transfer.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { orderOf } from "../../src/saga-runtime/advance.ts";
 import { applyChange } from "../../src/transfers/store.ts";
@@ -44,7 +45,7 @@ async function quietSubmitted(accountId: string, pixKey: string): Promise<string
     { kind: "send", outcome: "accepted", httpStatus: sent.evidence.httpStatus, detail: null, durationMs: 1 },
   );
   if (applied.outcome !== "applied") throw new Error(`submit answered ${applied.outcome}`);
-  await new Promise((resolve) => setTimeout(resolve, 150)); // past SANDBOX_CONFIRM_MS: the provider's answer is final
+  await sleep(150); // past SANDBOX_CONFIRM_MS: the provider's answer is final
   return saga.id;
 }
 

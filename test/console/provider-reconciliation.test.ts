@@ -2,6 +2,7 @@
 // the open paid-after-release cases, running a window and deciding a case, each form refused
 // without its CSRF token or with bad input (nothing written), and a transfer's returns shown.
 import { beforeAll, describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { previousSaoPauloDay } from "../../src/reconciliation/window.ts";
 import { createTransfer, fundedAccount, getTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { csrfFor, getPage, login, postForm } from "./support.ts";
@@ -113,7 +114,7 @@ describe("console: provider reconciliation", () => {
     // The run above applied it if the sandbox had returned it by then; another run picks it up otherwise.
     for (let tries = 0; (await getTransfer(accountId, returned.id)).returned_cents !== 2_222; tries++) {
       if (tries === 20) throw new Error("the return was never credited");
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       await runWindow({ from: startedAt, to: new Date(Date.now() + 1_000).toISOString() });
     }
     const html = await pageText(`/console/transfers/${returned.id}`);

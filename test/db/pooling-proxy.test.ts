@@ -8,6 +8,7 @@ import type { Pool } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import { createPool } from "../../src/db/pool.ts";
 import { dbSettings } from "../../src/db/settings.ts";
+import { sleep } from "../../src/lib/sleep.ts";
 import { filePool } from "../support/pool-test.ts";
 
 const observer = filePool(1);
@@ -33,7 +34,7 @@ async function backendPid(pool: Pool): Promise<number> {
 
 /** The proxy returns a backend once its reset answered; the next client may come right after. */
 async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await sleep(50);
 }
 
 describe("the pooling proxy", () => {

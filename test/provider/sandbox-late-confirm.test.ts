@@ -3,13 +3,13 @@
 // its last check, the saga reads not found and releases, and only then does the Pix appear.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import type { SandboxAnswer } from "../../src/provider/sandbox/answers.ts";
 import { type SandboxSend, sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
 
 const sandbox = env.SANDBOX.getByName(sandboxInstanceName);
 /** The RPC stub cannot type an answer's JSON body; the routes read it the same way (callObject). */
 const answered = async (call: Promise<unknown>) => (await call) as SandboxAnswer;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function lateSend(notFoundGraceMs: number): SandboxSend {
   return {

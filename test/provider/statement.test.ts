@@ -2,6 +2,7 @@
 // each against the sandbox and against scripted answers (a page that fails, a cursor that
 // repeats, too many pages), and the shapes each maps back to (transfer id, cents, returns).
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { createEfiProvider } from "../../src/provider/efi/adapter.ts";
 import { createHttpProvider } from "../../src/provider/http-provider.ts";
 import type { StatementItem } from "../../src/provider/port.ts";
@@ -203,7 +204,7 @@ describe("Efí's statement", () => {
     // Refused before it left: listed with a null endToEndId, which must not spoil the page.
     const refused = orderFor("reject@sandbox.test");
     expect((await provider.send(refused)).kind).toBe("rejected");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     const statement = await provider.statement({ fromMs, toMs: Date.now() + hourMs });
     expect(statement).toMatchObject({ complete: true, pages: 2 });
     const byKey = new Map(statement.items.map((i) => [i.idempotencyKey, i]));

@@ -4,6 +4,7 @@
 // same time, so each assertion looks at this file's own transfers.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { finishedTransfer, fundedAccount, getBalance, getTransfer, opsCall, sandboxPayment, type TransferJson } from "../support/api.ts";
 
 type Divergence = { kind: string; transfer_id: string; end_to_end_id: string | null; ours: unknown; provider: unknown };
@@ -38,7 +39,7 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > giveUpAtMs) throw new Error(`${what}: not after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { describe, expect } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { orderOf } from "../../src/saga-runtime/advance.ts";
 import {
@@ -29,7 +30,7 @@ async function killSagaConnections(pool: Pool, durationMs: number, everyMs: numb
       "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = 'pix-saga' AND pid <> pg_backend_pid()",
     );
     kills += rows.filter((r) => r.killed).length;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    await sleep(everyMs);
   }
   return kills;
 }
@@ -45,7 +46,7 @@ async function createWithRetries(accountId: string, amountCents: number): Promis
     );
     if (response.status === 202) return response.json<TransferJson>();
     if (attempt >= 10 || response.status < 500) throw new Error(`create answered ${response.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    await sleep(100 * attempt);
   }
 }
 

@@ -5,6 +5,7 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { describe, expect } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import { sleep } from "../../src/lib/sleep.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { returnsWatchMs } from "../../src/saga/returns.ts";
@@ -90,7 +91,7 @@ describe("returns reach the ledger once", () => {
     let answer = await providerFor(env).status(orderOf(saga));
     for (let n = 0; answer.kind !== "confirmed" || answer.returns.length === 0; n++) {
       if (n > 200) throw new Error("the sandbox never returned the money");
-      await new Promise((resolve) => setTimeout(resolve, 25));
+      await sleep(25);
       answer = await providerFor(env).status(orderOf(saga));
     }
     const [found] = answer.returns;

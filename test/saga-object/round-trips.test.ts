@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 import { describe, expect } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
+import { sleep } from "../../src/lib/sleep.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
@@ -59,7 +60,7 @@ describe("round trips per saga path", () => {
     const saga = await reserved(db, "silent@sandbox.test");
     const submitted = await advance(ports(db), saga, false);
     expect(submitted.state).toBe("submitted");
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the sandbox confirms after SANDBOX_CONFIRM_MS
+    await sleep(300); // the sandbox confirms after SANDBOX_CONFIRM_MS
     const completed = await advance(ports(db), submitted, true);
     expect(completed.state).toBe("completed");
     expect(db.count).toBe(3);

@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import { sleep } from "../../src/lib/sleep.ts";
 import { uniqueAccountId } from "./db.ts";
 
 export const baseUrl = "http://pix.test";
@@ -109,7 +110,7 @@ async function pollTransfer(
     const transfer = await getTransfer(accountId, id);
     if (done(transfer)) return transfer;
     if (Date.now() > giveUpAtMs) throw new Error(`transfer ${id} ${where(transfer)} after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 

@@ -4,6 +4,7 @@
 // cut_before (never run, the socket cut) and drop_reply (run and committed, the reply never
 // sent): the same faults, with the same meaning, as on a WebSocket connection (relay.ts).
 import type { Socket } from "node:net";
+import { sleep } from "../../../src/lib/sleep.ts";
 import type { FaultRules, FaultTarget } from "./rules.ts";
 
 /** Thrown by the statement hook: the statement must not run and the exchange is already cut. */
@@ -89,7 +90,7 @@ export class HttpExchange implements FaultTarget {
   /** One direction of the exchange: the latency in force, then as long as a blackhole holds it. */
   private async pass(): Promise<boolean> {
     const latencyMs = this.rules.latencyMs(this);
-    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    if (latencyMs > 0) await sleep(latencyMs);
     while (!this.closed && this.rules.isHeld(this)) await new Promise<void>((resolve) => this.waiters.push(resolve));
     return !this.closed;
   }

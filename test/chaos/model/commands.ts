@@ -4,6 +4,7 @@
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import type fc from "fast-check";
 import { expect } from "vitest";
+import { sleep } from "../../../src/lib/sleep.ts";
 import { opsCall, sandboxPayment } from "../../support/api.ts";
 import {
   abortObjects,
@@ -124,7 +125,7 @@ export const commands = {
         await response.body?.cancel();
         await tally({ operations: 1, ...serverErrorCounters(response) });
         if (response.status >= 500 && attempt < 8) {
-          await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
+          await sleep(150 * attempt);
           continue;
         }
         expect(response.status, "credit").toBe(200);
@@ -240,6 +241,6 @@ export const commands = {
   },
 
   wait(durationMs: number): Command {
-    return step(`wait(${durationMs} ms)`, () => new Promise((resolve) => setTimeout(resolve, durationMs)));
+    return step(`wait(${durationMs} ms)`, () => sleep(durationMs));
   },
 };

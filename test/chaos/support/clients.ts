@@ -4,6 +4,7 @@
 // Retry-After: the contract's only fault answer, so a scenario can require none).
 
 import { expect } from "vitest";
+import { sleep } from "../../../src/lib/sleep.ts";
 import { createTransfer, type TransferBody, type TransferJson } from "../../support/api.ts";
 import { providerOutage, tally } from "../../support/faults.ts";
 import { serverErrorCounters } from "./answers.ts";
@@ -62,7 +63,7 @@ export async function createWithRetries(
       return { status, transfer, replayed, attempts: attempt, serverErrors, notRetryableServerErrors };
     }
     await response?.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, Math.min(retryDelayMsFirst * attempt, retryDelayMsMax)));
+    await sleep(Math.min(retryDelayMsFirst * attempt, retryDelayMsMax));
   }
 }
 
@@ -77,7 +78,7 @@ export async function createDuringOutage<Label>(
   outageMs: number,
 ): Promise<{ sent: { label: Label; created: CreateOutcome }[]; ids: string[] }> {
   const outage = (async () => {
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await sleep(150);
     await providerOutage(outageMs);
   })();
   const sent = await Promise.all(

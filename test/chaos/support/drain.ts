@@ -3,6 +3,7 @@
 // to stand in for that minute, sagas overdue by `rescueAfterMs` are backdated and swept, and
 // counted, so a saga that only the sweeper could save shows up in the chaos table.
 import type { Pool } from "@neondatabase/serverless";
+import { sleep } from "../../../src/lib/sleep.ts";
 import { opsCall } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 
@@ -43,7 +44,7 @@ export async function drain(
       await swept.body?.cancel();
       sweeperRescues += overdue.length;
     }
-    await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
+    await sleep(pollEveryMs);
   }
 }
 

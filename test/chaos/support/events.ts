@@ -6,6 +6,7 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
+import { sleep } from "../../../src/lib/sleep.ts";
 import { deliveriesOf, expectOrderedAtLeastOnce } from "../../events/delivery/receiver.ts";
 import { tally } from "../../support/faults.ts";
 
@@ -54,7 +55,7 @@ export async function expectEventsDelivered(
       eventRescues += pending.length;
       rescuedAtMs = Date.now();
     }
-    await new Promise((resolve) => setTimeout(resolve, pollEveryMs));
+    await sleep(pollEveryMs);
     outboxes = await outboxesOf(pool, accountIds);
   }
   const undelivered = outboxes.filter((o) => o.pending > 0).map((o) => ({ transfer: o.transferId, pending: o.pending, parked: o.parked }));

@@ -5,6 +5,7 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../../src/config/saga-timings.ts";
 import type { PixKeyType } from "../../../src/lib/ids.ts";
+import { sleep } from "../../../src/lib/sleep.ts";
 import type { RuleSettings } from "../../../src/limits/defaults.ts";
 import type { StartResult } from "../../../src/saga-runtime/rpc-results.ts";
 import type { SagaRecord } from "../../../src/transfers/saga-record.ts";
@@ -67,6 +68,6 @@ export async function startWithRetries(
     const result = await env.TRANSFER_SAGA.getByName(id).start(input(transfer, id, idempotencyKey));
     if (result.outcome === "created" || result.outcome === "replayed") return { outcome: result.outcome, id: result.transferId };
     if (result.outcome !== "unavailable" || attempt >= attemptsMax) return { outcome: result.outcome, id };
-    await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    await sleep(100 * attempt);
   }
 }

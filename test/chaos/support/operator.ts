@@ -5,6 +5,7 @@
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import { opsTokenActor } from "../../../src/http/auth/ops-auth.ts";
+import { sleep } from "../../../src/lib/sleep.ts";
 import { opsCall, sandboxPayment } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 import { isRetryableFault, serverErrorCounters } from "./answers.ts";
@@ -50,7 +51,7 @@ export async function resolveWithRetries(id: string, outcome: Resolution): Promi
     }
     if (response.status < 500 || attempt >= 8) return response.status;
     answerLost = true;
-    await new Promise((resolve) => setTimeout(resolve, 150 * attempt));
+    await sleep(150 * attempt);
   }
 }
 

@@ -6,6 +6,7 @@ import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { opsEventListSchema } from "../../../src/contract/schemas.ts";
 import { eventAttemptTimeoutMs } from "../../../src/events/send.ts";
+import { sleep } from "../../../src/lib/sleep.ts";
 import { call, clientHeaders, fundedAccount, getTransfer, opsCall } from "../../support/api.ts";
 import { sandboxKeys } from "../../support/faults.ts";
 import { filePool } from "../../support/pool-test.ts";
@@ -38,7 +39,7 @@ async function deliverEverything(transferId: string, timeoutMs = 20_000): Promis
     if (outbox.final && outbox.events.every((e) => e.delivered)) return outbox;
     if (Date.now() - startedAtMs > timeoutMs) throw new Error(`not all delivered: ${JSON.stringify(outbox)}`);
     // The alarm runs now if one is set; a retry not yet due waits for its backoff (100 ms doubling here).
-    if (!(await runDurableObjectAlarm(stub))) await new Promise((resolve) => setTimeout(resolve, 50));
+    if (!(await runDurableObjectAlarm(stub))) await sleep(50);
   }
 }
 
