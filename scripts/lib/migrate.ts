@@ -4,6 +4,7 @@
 // One transaction: a database never holds new tables with old functions, or the reverse.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import pg from "pg";
 import { applyNumberedMigrations } from "./numbered-migrations.ts";
 import { applyFunctions, createMissingFunctions, inTransaction } from "./sql-functions/apply.ts";
@@ -26,7 +27,7 @@ export async function applyMigrations(databaseUrl: string): Promise<MigrationRes
     await client.query("SELECT pg_advisory_lock(727274)");
     return await inTransaction(client, async () => {
       const createdUnchecked = await createMissingFunctions(client, sources);
-      const migrationsApplied = await applyNumberedMigrations(client, migrationsFolder);
+      const migrationsApplied = await applyNumberedMigrations(client, readMigrationFiles({ migrationsFolder }));
       return { migrationsApplied, functions: await applyFunctions(client, sources, createdUnchecked) };
     });
   } finally {
