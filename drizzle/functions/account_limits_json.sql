@@ -34,7 +34,7 @@ AS $function$
   FROM accounts a
   CROSS JOIN LATERAL (SELECT pix_limits_resolve(account_limits_in_force(a.id, p_now), p_defaults) AS l) r
   CROSS JOIN LATERAL (SELECT coalesce(pix_night_evening(p_local_day, p_local_minute, (r.l->>'night_start_minute')::int), p_local_day) AS evening) n
-  LEFT JOIN daily_usage u ON u.account_id = a.id AND u.day = p_local_day
-  LEFT JOIN night_usage nu ON nu.account_id = a.id AND nu.evening = n.evening
+  LEFT JOIN limit_usage u ON u.account_id = a.id AND u.period = 'day' AND u.starts_on = p_local_day
+  LEFT JOIN limit_usage nu ON nu.account_id = a.id AND nu.period = 'night' AND nu.starts_on = n.evening
   WHERE a.id = p_account_id AND a.kind = 'customer'
 $function$;

@@ -12,7 +12,7 @@ DECLARE
   v_evening date := pix_night_evening(p_local_day, p_local_minute, (v_limits->>'night_start_minute')::int);
 BEGIN
   IF v_evening IS NULL THEN RETURN; END IF;
-  INSERT INTO night_usage (account_id, evening, used_cents) VALUES (p_account_id, v_evening, p_amount_cents)
-    ON CONFLICT (account_id, evening) DO UPDATE SET used_cents = night_usage.used_cents + EXCLUDED.used_cents;
+  INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (p_account_id, 'night', v_evening, p_amount_cents)
+    ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
   INSERT INTO night_usage_charges (transfer_id, evening) VALUES (p_transfer_id, v_evening);
 END $function$;

@@ -5,7 +5,7 @@ CREATE OR REPLACE FUNCTION public.night_usage_give_back(p_transfer_id uuid)
  LANGUAGE sql
 AS $function$
   WITH charge AS (DELETE FROM night_usage_charges WHERE transfer_id = p_transfer_id RETURNING transfer_id, evening)
-  UPDATE night_usage u SET used_cents = u.used_cents - t.amount_cents
+  UPDATE limit_usage u SET used_cents = u.used_cents - t.amount_cents
     FROM charge c JOIN transfers t ON t.id = c.transfer_id
-   WHERE u.account_id = t.account_id AND u.evening = c.evening
+   WHERE u.account_id = t.account_id AND u.period = 'night' AND u.starts_on = c.evening
 $function$;

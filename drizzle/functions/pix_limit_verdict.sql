@@ -29,13 +29,13 @@ BEGIN
       RETURN jsonb_build_object('action', 'refuse', 'rule', 'nighttime', 'limit_cents', v_night_cap);
     END IF;
     -- The Central Bank's nighttime limit caps the whole window, not only each transfer.
-    SELECT used_cents INTO v_used FROM night_usage WHERE account_id = p_account_id AND evening = v_evening;
+    SELECT used_cents INTO v_used FROM limit_usage WHERE account_id = p_account_id AND period = 'night' AND starts_on = v_evening;
     IF coalesce(v_used, 0) + p_amount_cents > v_night_total THEN
       RETURN jsonb_build_object('action', 'refuse', 'rule', 'night_total', 'limit_cents', v_night_total,
                                 'used_cents', coalesce(v_used, 0), 'evening', v_evening);
     END IF;
   END IF;
-  SELECT used_cents INTO v_used FROM daily_usage WHERE account_id = p_account_id AND day = p_local_day;
+  SELECT used_cents INTO v_used FROM limit_usage WHERE account_id = p_account_id AND period = 'day' AND starts_on = p_local_day;
   IF coalesce(v_used, 0) + p_amount_cents > v_daily THEN
     RETURN jsonb_build_object('action', 'refuse', 'rule', 'daily', 'limit_cents', v_daily, 'used_cents', coalesce(v_used, 0));
   END IF;

@@ -70,8 +70,8 @@ BEGIN
     END IF;
     -- A compensated transfer gives its amount back to the day (and night) it consumed, once.
     IF v_result = 'released' AND v_t.limit_day IS NOT NULL THEN
-      UPDATE daily_usage SET used_cents = used_cents - v_t.amount_cents
-        WHERE account_id = v_t.account_id AND day = v_t.limit_day;
+      UPDATE limit_usage SET used_cents = used_cents - v_t.amount_cents
+        WHERE account_id = v_t.account_id AND period = 'day' AND starts_on = v_t.limit_day;
     END IF;
     IF v_result = 'released' THEN PERFORM night_usage_give_back(p_id); END IF;
   END IF;

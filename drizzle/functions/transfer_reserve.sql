@@ -64,8 +64,8 @@ BEGIN
   ELSIF v_hold <> 'held' THEN
     RAISE EXCEPTION 'saga invariant violated: hold for new transfer % answered %', p_id, v_hold;
   END IF;
-  INSERT INTO daily_usage (account_id, day, used_cents) VALUES (v_t.account_id, p_local_day, v_t.amount_cents)
-    ON CONFLICT (account_id, day) DO UPDATE SET used_cents = daily_usage.used_cents + EXCLUDED.used_cents;
+  INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (v_t.account_id, 'day', p_local_day, v_t.amount_cents)
+    ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
   -- A scheduled run is judged by the daytime rules, so it does not spend the night window either.
   IF v_t.scheduled_for IS NULL THEN
     PERFORM night_usage_consume(p_id, v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);

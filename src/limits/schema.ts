@@ -1,6 +1,6 @@
 // Pix limits: each account's own limits (absent columns mean the configured defaults), the
-// increases that wait 24 h, and the usage counters (per São Paulo day, per night window) that the
-// opening transaction consumes.
+// increases that wait 24 h, and the usage counters (one per São Paulo day, one per night window)
+// that the opening transaction consumes.
 import { sql } from "drizzle-orm";
 import { check, date, jsonb, pgTable, primaryKey, text, time } from "drizzle-orm/pg-core";
 import { at, cents } from "../db/columns.ts";
@@ -30,17 +30,6 @@ export const accountLimits = pgTable(
   ],
 );
 
-/** What an account has committed today: consumed with the hold, given back on compensation. */
-export const dailyUsage = pgTable(
-  "daily_usage",
-  {
-    accountId: accountRef(),
-    day: date("day", { mode: "string" }).notNull(),
-    usedCents: cents("used_cents").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.accountId, t.day] }), check("daily_usage_used_not_negative", sql`${t.usedCents} >= 0`)],
-);
-
 /**
  * An operator's increase, in force from `effective_at` (24 h after it was asked for); until then
  * account_limits holds the value in force. `value` is what the column will hold: a number of
@@ -65,17 +54,23 @@ export const accountLimitsPending = pgTable(
 );
 
 /**
- * What an account has committed in one night window, keyed by the window's evening (a transfer
- * at 05:59 counts toward the evening before): consumed with the hold, given back on compensation.
+ * What an account has committed in one limit window: a São Paulo day (`day`, starting on that
+ * date) or a night window (`night`, starting on its evening, so a transfer at 05:59 counts toward
+ * the evening before). Consumed with the hold, given back on compensation.
  */
-export const nightUsage = pgTable(
-  "night_usage",
+export const limitUsage = pgTable(
+  "limit_usage",
   {
     accountId: accountRef(),
-    evening: date("evening", { mode: "string" }).notNull(),
+    period: text("period").notNull(),
+    startsOn: date("starts_on", { mode: "string" }).notNull(),
     usedCents: cents("used_cents").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.evening] }), check("night_usage_used_not_negative", sql`${t.usedCents} >= 0`)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.period, t.startsOn] }),
+    check("limit_usage_period_known", sql`${t.period} IN ('day', 'night')`),
+    check("limit_usage_used_not_negative", sql`${t.usedCents} >= 0`),
+  ],
 );
 
 /** Which night a held transfer consumed, so its compensation gives the amount back to that night, once. */
