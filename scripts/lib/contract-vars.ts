@@ -40,7 +40,7 @@ export const contractVariableNames = [
   "EVENTS_URL",
   "EVENTS_SECRET",
   "EVENTS_RETRY_FIRST_MS",
-  // Not in the contract: the project's optional needs_review alert (README, Operator console),
+  // Not in the contract: the project's optional needs_review alert (docs/runbooks.md),
   // and the sandbox's own webhook key.
   "OPS_ALERT_URL",
   "OPS_ALERT_SECRET",
