@@ -1,72 +1,12 @@
-// The Hono app: mounts one route module per resource, the error handling, and the cron entry.
-// Data flows one way: request -> validation -> saga object -> ledger/provider -> response.
-import { Hono } from "hono";
-import { consoleRoutes } from "./console/app.tsx";
-import type { AppEnv } from "./http/app-env.ts";
-import { clientAuth } from "./http/auth/client-auth.ts";
-import { opsAuth } from "./http/auth/ops-auth.ts";
-import { balanceRoutes } from "./http/balance.ts";
-import { limitBody } from "./http/body-limit.ts";
-import { brCodeRoutes } from "./http/br-codes.ts";
-import { requireConfiguration } from "./http/configured.ts";
-import { efiWebhookRoutes } from "./http/efi-webhooks.ts";
-import { healthRoutes } from "./http/health.ts";
-import { limitRoutes, opsLimitRoutes } from "./http/limits.ts";
-import { noStore } from "./http/no-store.ts";
-import { apiDocsRoutes } from "./http/openapi/routes.ts";
-import { opsAccountRoutes } from "./http/ops/accounts.ts";
-import { opsAuditRoutes } from "./http/ops/audit.ts";
-import { opsCreditRoutes } from "./http/ops/credits.ts";
-import { opsEventRoutes } from "./http/ops/events.ts";
-import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
-import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
-import { pixKeyRoutes } from "./http/pix-keys.ts";
-import { requestId } from "./http/request-id.ts";
-import { transferRoutes } from "./http/transfers.ts";
-import { refuseControlCharactersInUrl } from "./http/url-text.ts";
-import { webhookRoutes } from "./http/webhooks.ts";
-import { sandboxRoutes } from "./provider/sandbox/routes.ts";
+// The Worker: the Hono app (app.ts) answers requests, the cron entry runs the scheduled work, and
+// the Durable Object classes are exported for their bindings.
+import { app } from "./app.ts";
 import { providerReconciliationCron, reconcilePreviousDay } from "./reconciliation/daily.ts";
 import { sweep } from "./sweeper.ts";
-import { installProblemHandlers, rejectWrongMethods } from "./web/problem.ts";
 
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
 export { SendGate } from "./provider/send-gate/gate-object.ts";
 export { TransferSaga } from "./saga-object.ts";
-
-const app = new Hono<AppEnv>();
-installProblemHandlers(app);
-app.use(requestId());
-// Before everything else that answers: a misconfigured Worker serves nothing but /healthz.
-app.use(requireConfiguration());
-app.use(rejectWrongMethods(app));
-app.use(refuseControlCharactersInUrl());
-app.use(limitBody());
-
-app.use("/v1/*", noStore());
-app.use("/ops/*", noStore());
-app.use("/v1/*", clientAuth());
-app.use("/ops/*", opsAuth());
-
-app.route("/healthz", healthRoutes);
-app.route("/", apiDocsRoutes);
-app.route("/v1/transfers", transferRoutes);
-app.route("/v1/balance", balanceRoutes);
-app.route("/v1/br-codes", brCodeRoutes);
-app.route("/v1/limits", limitRoutes);
-app.route("/v1/pix-keys", pixKeyRoutes);
-app.route("/ops/accounts", opsAccountRoutes);
-app.route("/ops/accounts", opsLimitRoutes);
-app.route("/ops/credits", opsCreditRoutes);
-app.route("/ops/audit", opsAuditRoutes);
-app.route("/ops/transfers", opsTransferRoutes);
-app.route("/ops/reconciliation", opsReconciliationRoutes);
-app.route("/ops/sweep", opsSweepRoutes);
-app.route("/webhooks/efi", efiWebhookRoutes);
-app.route("/ops/events", opsEventRoutes);
-app.route("/webhooks", webhookRoutes);
-app.route("/sandbox", sandboxRoutes);
-app.route("/console", consoleRoutes);
 
 export default {
   fetch: app.fetch,
