@@ -43,7 +43,7 @@ app.use("/v1/*", clientAuth());
 app.use("/ops/*", opsAuth());
 
 app.route("/healthz", healthRoutes);
-app.route("/", apiDocsRoutes);
+app.route("/", apiDocsRoutes(app));
 app.route("/v1/transfers", transferRoutes);
 app.route("/v1/balance", balanceRoutes);
 app.route("/v1/br-codes", brCodeRoutes);

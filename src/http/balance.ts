@@ -5,10 +5,22 @@ import { balance } from "../ledger/ledger.ts";
 import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
+import { jsonResponse } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
 
 export const balanceRoutes = new Hono<AppEnv>();
 
-balanceRoutes.get("/", async (c) => {
+const getBalanceDoc = documented({
+  operationId: "getBalance",
+  summary: "Your balance",
+  description: "`available_cents` is what a new transfer can use: the balance less what transfers in flight hold.",
+  tags: ["accounts"],
+  security: clientSecurity,
+  responses: { "200": jsonResponse("The balance.", "Balance"), ...clientAuthResponses },
+});
+
+balanceRoutes.get("/", getBalanceDoc, async (c) => {
   const found = await withRequestDb(c, (db) => balance(db, c.get("accountId")));
   if (!found) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   return c.json(balanceJson(found));

@@ -10,6 +10,9 @@ import type { AppEnv } from "./app-env.ts";
 import { maxBodyBytes } from "./body-limit.ts";
 import { parseBrCodeInput, type ReadBrCode, resolveDynamicBrCode } from "./br-code-input.ts";
 import { withRequestDb } from "./db.ts";
+import { jsonRequestBody, jsonResponse, problemResponse, retryAfterHeader, transferRateText } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
 import { limitTransferRate } from "./rate-limit.ts";
 import { jsonBody } from "./validation.ts";
 
@@ -19,7 +22,30 @@ export const previewBrCodeBody = z.strictObject({
 
 export const brCodeRoutes = new Hono<AppEnv>();
 
-brCodeRoutes.post("/preview", limitTransferRate("br-code-preview"), jsonBody(previewBrCodeBody), async (c) => {
+const previewBrCodeDoc = documented({
+  operationId: "previewBrCode",
+  summary: "Read a Pix Copia e Cola before paying it",
+  description: [
+    "What a BR Code asks for: the key, the amount (null when the payer chooses), the merchant and the txid. A static code is read as it is; a dynamic code (a payload URL) is resolved by the provider, and its answer is shown. Nothing is written.",
+    `**Rate limit**: ${transferRateText}, a budget of its own. Past it: \`429\` with \`Retry-After\`.`,
+  ].join("\n\n"),
+  tags: ["transfers"],
+  security: clientSecurity,
+  requestBody: jsonRequestBody("PreviewBrCodeRequest"),
+  responses: {
+    "200": jsonResponse("What the code asks for.", "BrCodePreview"),
+    "400": problemResponse("A malformed code or a wrong CRC (`/invalid-br-code`, `errors` name the EMV field), or an invalid body."),
+    ...clientAuthResponses,
+    "422": problemResponse("The provider refused this dynamic code: expired, paid or unknown (`/br-code-unresolvable`)."),
+    "429": problemResponse("Too many previews for this account (`type` ends in `/rate-limited`).", retryAfterHeader),
+    "503": problemResponse(
+      "The provider could not resolve the code now (or the token's signing keys cannot be fetched): retry after `Retry-After`.",
+      retryAfterHeader,
+    ),
+  },
+});
+
+brCodeRoutes.post("/preview", previewBrCodeDoc, limitTransferRate("br-code-preview"), jsonBody(previewBrCodeBody), async (c) => {
   const parsed = parseBrCodeInput(c, c.req.valid("json").br_code);
   if (!parsed.ok) return parsed.response;
   if (parsed.kind === "static") return c.json(previewJson(parsed.code));

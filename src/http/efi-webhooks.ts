@@ -2,12 +2,14 @@
 // authenticity is the secret `?hmac=` (compared in constant time) plus, when configured, Efí's
 // source IPs. Like /webhooks/provider, a delivery is only a hint: each item naming one of our
 // transfers (`gnExtras.idEnvio`) makes that saga ask Efí now; what the item claims decides nothing.
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { log } from "../lib/log.ts";
 import { sameSecret } from "../lib/same-secret.ts";
 import { problem } from "../web/problem.ts";
 import { maxBodyBytes } from "./body-limit.ts";
+import { jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
 
 /**
  * The Worker's body limit (body-limit.ts) applies first: about 50 of Efí's items per POST. A
@@ -27,9 +29,31 @@ export const efiWebhookPayloadSchema = z.object({
 
 export const efiWebhookRoutes = new Hono<{ Bindings: Env }>();
 
+/** Both paths are described alike: one delivery, whichever URL Efí posted it to. */
+function efiDeliveryDoc(operationId: string, summary: string): MiddlewareHandler {
+  return documented({
+    operationId,
+    summary,
+    description:
+      'Efí\'s webhook (`PROVIDER=efi`), registered with `x-skip-mtls-checking: true`. The `hmac` query parameter must equal `EFI_WEBHOOK_HMAC` (constant-time compare; with the `/pix` Efí appends to a URL registered without `&ignorar=`, too) and `CF-Connecting-IP` must be in `EFI_WEBHOOK_IPS` when that is set. Each item whose `gnExtras.idEnvio` names one of our transfers makes that saga ask Efí for the status now; the content decides nothing. Efí\'s registration test `{"evento":"teste_webhook"}` is `200`.',
+    tags: ["webhooks"],
+    security: [{ efiWebhookHmac: [] }],
+    parameters: [
+      { name: "ignorar", in: "query", required: false, description: "Efí's marker: no `/pix` is appended.", schema: { type: "string" } },
+    ],
+    requestBody: jsonRequestBody("EfiWebhookDelivery"),
+    responses: {
+      "200": jsonResponse("Received.", "WebhookAck"),
+      "401": problemResponse("Missing or wrong hmac; nothing happened."),
+      "403": problemResponse("Source address outside EFI_WEBHOOK_IPS; nothing happened."),
+      "413": problemResponse("The body is over 16 KiB."),
+    },
+  });
+}
+
 // Efí appends `/pix` to the registered URL unless it ends in `?ignorar=`: both arrive here.
-efiWebhookRoutes.post("/", receive);
-efiWebhookRoutes.post("/pix", receive);
+efiWebhookRoutes.post("/", efiDeliveryDoc("efiWebhook", "Efí delivery (registered URL)"), receive);
+efiWebhookRoutes.post("/pix", efiDeliveryDoc("efiWebhookPix", "Efí Pix delivery (registered URL + /pix)"), receive);
 
 async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
   // An unset EFI_WEBHOOK_HMAC matches nothing: fail closed.

@@ -9,10 +9,25 @@ import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
 import { type DatabaseHealth, healthCacheFor } from "./health-cache.ts";
+import { jsonResponse, problemResponse } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
 
 export const healthRoutes = new Hono<AppEnv>();
 
-healthRoutes.get("/", async (c) => {
+const healthDoc = documented({
+  operationId: "health",
+  summary: "Health",
+  description:
+    "`200` when the configuration is complete and the database answers, else `503`. The database's answer is kept for 5 seconds per isolate, so probes do not open a connection each. A `503` of type `misconfigured` lists the variables that are missing or wrong in `errors` (names, never values).",
+  tags: ["meta"],
+  security: [],
+  responses: {
+    "200": jsonResponse("The Worker and its database answer.", "Health"),
+    "503": problemResponse("The database does not answer (`unavailable`), or the configuration is incomplete (`misconfigured`)."),
+  },
+});
+
+healthRoutes.get("/", healthDoc, async (c) => {
   const config = configOf(c.env);
   if (!config.ok) {
     return problem(c, 503, {

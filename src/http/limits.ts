@@ -8,6 +8,9 @@ import { type AccountLimitsInput, limitsFor, setLimits } from "../limits/store.t
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
+import { accountIdParameter, invalidAccountIdResponse, jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import { clientAuthResponses, clientSecurity, opsAuthResponses, opsSecurity } from "./openapi/security.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
 
 const centsField = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -38,7 +41,17 @@ export function limitsInputOf(body: z.infer<typeof setLimitsBody>): AccountLimit
 
 export const limitRoutes = new Hono<AppEnv>();
 
-limitRoutes.get("/", async (c) => {
+const getLimitsDoc = documented({
+  operationId: "getLimits",
+  summary: "Your Pix limits",
+  description:
+    "Your limits (per transfer, daily, at night per transfer and per night window, with the window) and what is left of today's (São Paulo day) and of tonight's, plus increases not yet in force (`pending`). A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
+  tags: ["accounts"],
+  security: clientSecurity,
+  responses: { "200": jsonResponse("The limits.", "Limits"), ...clientAuthResponses },
+});
+
+limitRoutes.get("/", getLimitsDoc, async (c) => {
   const limits = await withRequestDb(c, (db) => limitsFor(db, c.get("accountId"), Date.now(), configuredOrThrow(c.env).rules));
   if (!limits) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   return c.json(limits);
@@ -46,7 +59,25 @@ limitRoutes.get("/", async (c) => {
 
 export const opsLimitRoutes = new Hono<AppEnv>();
 
-opsLimitRoutes.put("/:id/limits", jsonBody(setLimitsBody), async (c) => {
+const opsSetLimitsDoc = documented({
+  operationId: "opsSetLimits",
+  summary: "Set an account's limits",
+  description:
+    "Replaces the account's limits: each field is optional, and an absent one means the default. Each limit is compared with the one in force: a decrease applies at once (and drops a waiting increase of that limit), an increase 24 h later, listed in the answer's `pending` with its `effective_at`. A later `night_starts_at` shortens the night window, so it counts as an increase.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: [accountIdParameter],
+  requestBody: jsonRequestBody("SetLimitsRequest"),
+  responses: {
+    "200": jsonResponse("The account's limits in force now, and the increases waiting (`pending`).", "Limits"),
+    "400": invalidAccountIdResponse,
+    ...opsAuthResponses,
+    "404": problemResponse("No such account."),
+    "413": problemResponse("The body is over 16 KiB."),
+  },
+});
+
+opsLimitRoutes.put("/:id/limits", opsSetLimitsDoc, jsonBody(setLimitsBody), async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const body = c.req.valid("json");

@@ -6,12 +6,16 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
+import { lookupBudget } from "../lookup/budget.ts";
 import { type LookupResult, lookUpPixKey } from "../lookup/look-up.ts";
 import { normalisePixKey } from "../pix/key.ts";
 import { providerFor } from "../provider/select.ts";
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
+import { jsonResponse, pathParameter, problemResponse, queryParameters, retryAfterHeader } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
 import { queryParams, validationProblem } from "./validation.ts";
 
 export const pixKeyLookupQuery = z.strictObject({ type: z.enum(pixKeyTypes) });
@@ -21,7 +25,35 @@ export const lookupUnavailableRetryAfterSeconds = 5;
 
 export const pixKeyRoutes = new Hono<AppEnv>();
 
-pixKeyRoutes.get("/:key", queryParams(pixKeyLookupQuery), async (c) => {
+const keyParameter = pathParameter("key", "The Pix key, as for a transfer (CPF/CNPJ punctuation accepted; URL-encoded).", {
+  type: "string",
+});
+const typeParameter = queryParameters(pixKeyLookupQuery, { type: "The key's type." });
+const refillPerMinute = 60_000 / lookupBudget.tokenMs;
+
+const lookUpPixKeyDoc = documented({
+  operationId: "lookUpPixKey",
+  summary: "Who a Pix key belongs to",
+  description: [
+    "Asks the directory (DICT) through the provider before you send: the owner's name and document, masked, and their institution.",
+    `**Budget** per account, modelled on the Central Bank's directory: a bucket of ${lookupBudget.tokensMax} that refills ${refillPerMinute} a minute; a hit costs ${lookupBudget.hitCost}, a miss (\`404\`) costs ${lookupBudget.missCost}. A lookup needs at least one left; past it, \`429\` with \`Retry-After\`. Concurrent lookups never spend more than the bucket holds.`,
+    "Nothing is spent on a `400`, a `501` or a `503`.",
+  ].join("\n\n"),
+  tags: ["transfers"],
+  security: clientSecurity,
+  parameters: [keyParameter, ...typeParameter],
+  responses: {
+    "200": jsonResponse("The key's owner, masked.", "PixKeyOwner"),
+    "400": problemResponse("The key is not a valid key of that type, `type` is missing or unknown, or an unknown query parameter."),
+    ...clientAuthResponses,
+    "404": problemResponse("No one holds this key (a miss: it costs 20)."),
+    "429": problemResponse("The lookup budget is spent (`type` ends in `/rate-limited`).", retryAfterHeader),
+    "501": problemResponse("The provider offers no directory lookup (`type` ends in `/lookup-unsupported`); nothing spent."),
+    "503": problemResponse("The directory did not answer, or the token's signing keys cannot be fetched; nothing spent.", retryAfterHeader),
+  },
+});
+
+pixKeyRoutes.get("/:key", lookUpPixKeyDoc, queryParams(pixKeyLookupQuery), async (c) => {
   const { type } = c.req.valid("query");
   const key = normalisePixKey(type, c.req.param("key"));
   if (!key.ok) return validationProblem(c, [{ field: "key", message: key.message }]);

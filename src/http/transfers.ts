@@ -15,6 +15,20 @@ import { maxBodyBytes } from "./body-limit.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
+import {
+  idempotencyKeyParameter,
+  idempotentReplayedHeader,
+  jsonRequestBody,
+  jsonResponse,
+  problemResponse,
+  queryParameters,
+  requestIdResponseHeader,
+  retryAfterHeader,
+  transferIdParameter,
+  transferRateText,
+} from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
 import { ownTransfer } from "./own-transfer.ts";
 import { limitTransferRate } from "./rate-limit.ts";
 import { payeeOf } from "./transfer-payee.ts";
@@ -85,7 +99,42 @@ export const listTransfersQuery = z.strictObject({
 
 export const transferRoutes = new Hono<AppEnv>();
 
-transferRoutes.post("/", limitTransferRate(), jsonBody(createTransferBody), async (c) => {
+const createTransferDoc = documented({
+  operationId: "createTransfer",
+  summary: "Send a Pix",
+  description: [
+    "Creates the transfer and attempts the hold on your balance, then answers `202` with the transfer: already `funds_reserved` or later, or `compensated` with `failure_reason: insufficient_funds` (or `limit_exceeded`). The saga carries on in the background; poll `GET /v1/transfers/{id}`.",
+    "**Scheduled** (`scheduled_for`, a São Paulo date after today, at most 365 days ahead): answers `202` in `scheduled` with nothing held and no rule checked. It runs in the early hours (00:00 to 06:00) of that day, checked against the daytime limits; if too little is available then, once more between 18:00 and 21:00, then it ends `compensated` with `insufficient_funds`. Until it runs, `POST /v1/transfers/{id}/cancel` cancels it.",
+    "Pix keys are validated and stored normalised: CPF and CNPJ without punctuation (both accepted), email and EVP lowercased, phone in E.164. Unknown fields are rejected (400).",
+    "**Pix Copia e Cola**: instead of `pix_key` and `pix_key_type`, send `br_code`. A static code names the key (its type inferred) and may carry the amount: omit `amount_cents` or give the same; a code without one needs `amount_cents`. A dynamic code (a payload URL) is resolved by the provider first and paid as the code, for the amount it resolved to. A malformed code or a wrong CRC is `400` `/invalid-br-code` (`errors` name the EMV field); a dynamic code the provider refuses (expired, paid) is `422` `/br-code-unresolvable`; a provider that cannot answer now, `503` with `Retry-After`. None of them writes anything. See also `POST /v1/br-codes/preview`.",
+    "**Idempotency**: the same `Idempotency-Key` with the same request returns the first response (same status, byte-identical body) with `Idempotent-Replayed: true`. Requests are compared after normalisation, so a CPF with or without punctuation is the same request. The same key with a different request is `422`. Concurrent requests with one key create one transfer: the later ones wait for the first and get its replay. Keys are scoped to your account.",
+    `**Rate limit**: ${transferRateText}; every attempt counts, replays and rejected ones included. Past it: \`429\` with \`Retry-After\`.`,
+  ].join("\n\n"),
+  tags: ["transfers"],
+  security: clientSecurity,
+  parameters: [idempotencyKeyParameter],
+  requestBody: jsonRequestBody("CreateTransferRequest"),
+  responses: {
+    "202": jsonResponse(
+      "The transfer, once the hold was attempted (or the replay of the first response).",
+      "Transfer",
+      idempotentReplayedHeader,
+    ),
+    "400": problemResponse("Missing or invalid `Idempotency-Key`, malformed JSON, or invalid fields (see `errors`). Nothing was written."),
+    ...clientAuthResponses,
+    "413": problemResponse("The body is over 16 KiB."),
+    "422": problemResponse(
+      "This `Idempotency-Key` was used with a different request (`type` ends in `/idempotency-key-reused`), or the provider refused a dynamic BR Code (`/br-code-unresolvable`).",
+    ),
+    "429": problemResponse("Too many transfer requests for this account (`type` ends in `/rate-limited`).", retryAfterHeader),
+    "503": problemResponse(
+      "The transfer could not be confirmed (or the token's signing keys cannot be fetched): retry after `Retry-After` with the same `Idempotency-Key`, which tells whether it was created.",
+      retryAfterHeader,
+    ),
+  },
+});
+
+transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(createTransferBody), async (c) => {
   const accountId = c.get("accountId");
   const idempotencyKey = requireIdempotencyKey(c);
   const body = c.req.valid("json");
@@ -172,7 +221,24 @@ async function armAfterReplay(c: Context<AppEnv>, transferId: string): Promise<v
   }
 }
 
-transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
+const listTransfersDoc = documented({
+  operationId: "listTransfers",
+  summary: "List your transfers",
+  description: "Your transfers, newest first, one page at a time: follow `next_cursor` until it is null.",
+  tags: ["transfers"],
+  security: clientSecurity,
+  parameters: queryParameters(listTransfersQuery, {
+    limit: "Page size, 1 to 100.",
+    cursor: "`next_cursor` of the previous page; omit for the first page.",
+  }),
+  responses: {
+    "200": jsonResponse("One page of transfers.", "TransferPage"),
+    "400": problemResponse("`limit` out of range, an unknown query parameter, or a cursor this API did not give."),
+    ...clientAuthResponses,
+  },
+});
+
+transferRoutes.get("/", listTransfersDoc, queryParams(listTransfersQuery), async (c) => {
   const { limit, cursor } = c.req.valid("query");
   const page = await withRequestDb(c, (db) => listTransfersForAccount(db, c.get("accountId"), limit, cursor ?? null));
   if (page.outcome === "account_not_found")
@@ -181,17 +247,85 @@ transferRoutes.get("/", queryParams(listTransfersQuery), async (c) => {
   return c.json({ data: page.data, next_cursor: page.nextCursor });
 });
 
-transferRoutes.get("/:id", async (c) => {
+const getTransferDoc = documented({
+  operationId: "getTransfer",
+  summary: "Get one of your transfers",
+  description: "The transfer with its whole history. Another account's transfer is indistinguishable from none: `404`.",
+  tags: ["transfers"],
+  security: clientSecurity,
+  parameters: [transferIdParameter],
+  responses: {
+    "200": jsonResponse("The transfer.", "Transfer"),
+    ...clientAuthResponses,
+    "404": problemResponse("No transfer of yours with this id."),
+  },
+});
+
+transferRoutes.get("/:id", getTransferDoc, async (c) => {
   const own = await ownTransfer(c, c.req.param("id"));
   return own.found ? c.json(own.transfer) : own.answer;
 });
 
 const streamFaultDetail = "The stream could not be opened; try again.";
 
-transferRoutes.post("/:id/cancel", cancelTransfer);
+const cancelTransferDoc = documented({
+  operationId: "cancelTransfer",
+  summary: "Cancel one of your scheduled transfers",
+  description:
+    "Ends a transfer still `scheduled` (created with `scheduled_for`, its day not yet come) in `canceled`: nothing was held, so nothing moves. Any other state, `canceled` included, is `409`: once its day came the saga runs like every other transfer.",
+  tags: ["transfers"],
+  security: clientSecurity,
+  parameters: [transferIdParameter],
+  responses: {
+    "200": jsonResponse("The transfer, now `canceled`.", "Transfer"),
+    ...clientAuthResponses,
+    "404": problemResponse("No transfer of yours with this id."),
+    "409": problemResponse("The transfer is not `scheduled` (it ran, or was canceled already): nothing was changed."),
+    "503": problemResponse(
+      "The cancel could not be confirmed (or the token's signing keys cannot be fetched): retry after `Retry-After`; a repeat answers `409` once it was canceled.",
+      retryAfterHeader,
+    ),
+  },
+});
+
+transferRoutes.post("/:id/cancel", cancelTransferDoc, cancelTransfer);
+
+const streamTransferDoc = documented({
+  operationId: "streamTransfer",
+  summary: "Follow one of your transfers live",
+  description: [
+    "A `text/event-stream` (server-sent events): first the transfer as it is now, then one `event: transfer.updated` per change, within a second of it, with `data` the transfer resource and `id` the change's sequence.",
+    "The stream ends after a terminal state (`completed`, `compensated`, `canceled`), and after at most 5 minutes otherwise: reconnect with `Last-Event-ID` (the last `id` seen) to get every change since, without a gap (EventSource does this by itself).",
+  ].join(" "),
+  tags: ["transfers"],
+  security: clientSecurity,
+  parameters: [
+    transferIdParameter,
+    {
+      name: "Last-Event-ID",
+      in: "header",
+      required: false,
+      description: "Resume after this change: the `id` of the last message received.",
+      schema: { type: "string", pattern: "^[0-9]{1,9}$" },
+    },
+  ],
+  responses: {
+    "200": {
+      description: "The stream. Each message: `id: <sequence>`, `event: transfer.updated`, `data: <the transfer as JSON>`.",
+      headers: requestIdResponseHeader,
+      content: { "text/event-stream": { schema: { type: "string" } } },
+    },
+    "400": problemResponse(
+      "`Last-Event-ID` is not the id of a message this stream sends: not a sequence number, or above the transfer's latest.",
+    ),
+    ...clientAuthResponses,
+    "404": problemResponse("No transfer of yours with this id."),
+    "503": problemResponse("The stream could not be opened now; try again.", retryAfterHeader),
+  },
+});
 
 /** The live stream (text/event-stream), served by the transfer's own object after the owner check. */
-transferRoutes.get("/:id/events", async (c) => {
+transferRoutes.get("/:id/events", streamTransferDoc, async (c) => {
   const id = c.req.param("id");
   const lastEventId = c.req.header("last-event-id");
   if (lastEventId !== undefined && !/^\d{1,9}$/.test(lastEventId))

@@ -7,6 +7,9 @@ import { uuidPatternAnyCase } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { verifyWebhook } from "../provider/webhook-signature.ts";
 import { problem } from "../web/problem.ts";
+import { jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import type { Parameter } from "./openapi/types.ts";
 import { jsonStringProblems } from "./text.ts";
 
 /** Provider events are a few hundred bytes; more is not a provider event. */
@@ -20,7 +23,41 @@ export const webhookPayloadSchema = z.object({
 
 export const webhookRoutes = new Hono<{ Bindings: Env }>();
 
-webhookRoutes.post("/provider", async (c) => {
+const webhookHeaders: Parameter[] = [
+  { name: "webhook-id", in: "header", required: true, description: "The message id; a redelivery repeats it.", schema: { type: "string" } },
+  {
+    name: "webhook-timestamp",
+    in: "header",
+    required: true,
+    description: "Unix seconds; more than 300 s away from our clock is refused.",
+    schema: { type: "string", pattern: "^\\d+$" },
+  },
+  {
+    name: "webhook-signature",
+    in: "header",
+    required: true,
+    description: 'Space-separated `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{raw body}">`; one matching any secret is enough.',
+    schema: { type: "string" },
+  },
+];
+
+const providerWebhookDoc = documented({
+  operationId: "providerWebhook",
+  summary: "Provider event",
+  description:
+    "Verified over the exact raw bytes (Standard Webhooks). A valid one is `202` whatever it says: it never changes a transfer by its content, it only makes that transfer's saga ask the provider for the status now. Duplicates are harmless.",
+  tags: ["webhooks"],
+  security: [{ webhookSignature: [] }],
+  parameters: webhookHeaders,
+  requestBody: jsonRequestBody("WebhookEvent"),
+  responses: {
+    "202": jsonResponse("Received.", "WebhookAck"),
+    "401": problemResponse("Missing or bad signature, or a stale timestamp; nothing happened."),
+    "413": problemResponse("The body is over 16 KiB."),
+  },
+});
+
+webhookRoutes.post("/provider", providerWebhookDoc, async (c) => {
   const webhookId = c.req.header("webhook-id")?.slice(0, 256) ?? null;
   const declaredBytes = Number(c.req.header("content-length") ?? "0");
   if (declaredBytes > webhookBodyBytesMax) return tooLarge(c, webhookId);

@@ -2,6 +2,7 @@
 // the contract, whose documented answers are what the API really answers, rendered as HTML.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { app } from "../../src/app.ts";
 import { configuredOrThrow } from "../../src/config/isolate.ts";
 import { openApiDocument } from "../../src/http/openapi/document.ts";
 import type { JsonSchema, OpenApiDocument, Operation } from "../../src/http/openapi/types.ts";
@@ -226,7 +227,7 @@ describe("GET /openapi.json", () => {
     for (const { key, path, operation } of operationsOf(doc)) {
       expect(operation["x-sandbox-only"] === true, key).toBe(path.startsWith("/sandbox/"));
     }
-    const production = openApiDocument({ sandboxEnabled: false, maxTransferCents: 5000 }, "https://pix.example");
+    const production = await openApiDocument(app, { sandboxEnabled: false, maxTransferCents: 5000 }, "https://pix.example");
     expect(Object.keys(production.paths).filter((p) => p.startsWith("/sandbox"))).toEqual([]);
     expect(production.tags.map((t) => t.name)).not.toContain("sandbox");
     const sandboxPaths = Object.keys(doc.paths).filter((p) => p.startsWith("/sandbox/"));

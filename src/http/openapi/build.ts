@@ -1,10 +1,11 @@
-// Small builders for the operations of the OpenAPI document, so each path reads as what it
-// answers rather than as nested JSON.
+// Small builders for the routes' descriptions in the OpenAPI document, so each reads as what
+// its route answers rather than as nested JSON, and the parts several routes share.
 import type { z } from "zod";
 import { problemContentType } from "../../web/problem.ts";
 import { idempotencyKeyLengthMax } from "../idempotency-key.ts";
+import { transferRateLimit } from "../rate-limit.ts";
 import { requestIdHeader } from "../request-id.ts";
-import { type ComponentId, schemaRef } from "./components.ts";
+import { type ComponentId, schemaRef } from "./component-ids.ts";
 import type { Header, JsonSchema, Parameter, RequestBody, ResponseObject } from "./types.ts";
 import { toJsonSchema } from "./zod-json.ts";
 
@@ -29,7 +30,7 @@ export function problemResponse(description: string, headers: Record<string, Hea
   };
 }
 
-export function jsonBody(id: ComponentId, description?: string): RequestBody {
+export function jsonRequestBody(id: ComponentId, description?: string): RequestBody {
   return {
     required: true,
     ...(description === undefined ? {} : { description }),
@@ -82,3 +83,14 @@ export const idempotentReplayedHeader: Record<string, Header> = {
     schema: { type: "string", enum: ["true"] },
   },
 };
+
+export const transferIdParameter: Parameter = pathParameter("id", "The transfer id.", { type: "string", format: "uuid" });
+
+export const accountIdParameter: Parameter = pathParameter("id", "The account id: 1 to 64 of [A-Za-z0-9_-].", schemaRef("AccountId"));
+
+export const invalidAccountIdResponse: ResponseObject = problemResponse(
+  "The account id is not 1 to 64 of [A-Za-z0-9_-] (or, with a body, invalid fields).",
+);
+
+/** The transfer routes' rate limit (create, preview), as their descriptions tell it. */
+export const transferRateText = `${transferRateLimit.limit} requests per ${transferRateLimit.periodSeconds} s per account`;

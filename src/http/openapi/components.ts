@@ -1,6 +1,7 @@
 // components.schemas of the OpenAPI document, converted with z.toJSONSchema from the very zod
 // schemas the routes validate with (requests) and the tests check responses with (responses).
 
+import type { z } from "zod";
 import * as responses from "../../contract/schemas.ts";
 import { outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
@@ -14,6 +15,7 @@ import { resolveBody } from "../ops/transfers.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
 import { createTransferBody } from "../transfers.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";
+import type { RequestComponentId, ResponseComponentId } from "./component-ids.ts";
 import type { JsonSchema } from "./types.ts";
 import { toComponents } from "./zod-json.ts";
 
@@ -55,7 +57,7 @@ const responseSchemas = {
   ProviderReconciliationRun: reconciliation.providerReconciliationRunSchema,
   ProviderCase: reconciliation.providerCaseSchema,
   ProviderCaseList: reconciliation.providerCaseListSchema,
-} as const;
+} as const satisfies Record<ResponseComponentId, z.ZodType>;
 
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
 const requestSchemas = {
@@ -71,13 +73,7 @@ const requestSchemas = {
   SandboxOutageRequest: outageBodySchema,
   ProviderReconciliationRequest: providerReconciliationBody,
   CaseDecisionRequest: caseDecisionBody,
-} as const;
-
-export type ComponentId = keyof typeof responseSchemas | keyof typeof requestSchemas;
-
-export function schemaRef(id: ComponentId): JsonSchema {
-  return { $ref: `#/components/schemas/${id}` };
-}
+} as const satisfies Record<RequestComponentId, z.ZodType>;
 
 let converted: Record<string, JsonSchema> | undefined;
 

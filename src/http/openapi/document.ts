@@ -1,17 +1,17 @@
-// The OpenAPI 3.1 document of the whole API, assembled from the operation lists and the zod
-// component schemas. What depends on the deployment (the transfer maximum, whether the sandbox
-// exists) is read from its variables, so the document describes the API that serves it.
-
+// The OpenAPI 3.1 document of the whole API: its paths generated from the routes the app serves
+// (each route carries its own description, describe.ts), around them what no route says: the
+// overview, the security schemes, the zod component schemas and the outbound events. What
+// depends on the deployment (the transfer maximum, whether the sandbox exists) is read from its
+// variables, so the document describes the API that serves it.
+import type { Hono } from "hono";
+import { generateSpecs } from "hono-openapi";
 import { problemTypeBase } from "../../web/problem.ts";
+import type { AppEnv } from "../app-env.ts";
 import { maxBodyBytes } from "../body-limit.ts";
 import { problemResponse } from "./build.ts";
-import { clientOperations } from "./client-paths.ts";
 import { componentSchemas } from "./components.ts";
 import { eventWebhooks } from "./event-webhooks.ts";
-import { opsOperations } from "./ops-paths.ts";
-import { pixKeyOperations, sandboxDictOperations } from "./pix-key-paths.ts";
-import { sandboxOperations, webhookOperations } from "./provider-paths.ts";
-import type { JsonSchema, OpenApiDocument, ResponseObject, RoutedOperation, SecurityScheme } from "./types.ts";
+import type { HttpMethod, JsonSchema, OpenApiDocument, Operation, ResponseObject, SecurityScheme } from "./types.ts";
 
 export const openApiVersion = "3.1.1";
 
@@ -114,24 +114,21 @@ export interface DocumentSettings {
  * `serverUrl` is the origin the document was fetched from: the document describes the
  * deployment that serves it (local, staging or production) without knowing their names.
  */
-export function openApiDocument(settings: DocumentSettings, serverUrl: string): OpenApiDocument {
-  const operations: RoutedOperation[] = [
-    ...clientOperations(),
-    ...pixKeyOperations(),
-    ...opsOperations(),
-    ...webhookOperations(),
-    ...(settings.sandboxEnabled ? [...sandboxOperations(), ...sandboxDictOperations()] : []),
-  ];
+export async function openApiDocument(app: Hono<AppEnv>, settings: DocumentSettings, serverUrl: string): Promise<OpenApiDocument> {
   const paths: OpenApiDocument["paths"] = {};
-  for (const { method, path, operation } of operations) {
-    paths[path] = { ...paths[path], [method]: { ...operation, responses: { ...edgeResponses, ...operation.responses } } };
+  for (const [path, item] of Object.entries(await routePaths(app))) {
+    for (const [method, operation] of Object.entries(item) as [HttpMethod, Operation][]) {
+      if (operation["x-sandbox-only"] && !settings.sandboxEnabled) continue;
+      paths[path] = { ...paths[path], [method]: { ...operation, responses: { ...edgeResponses, ...operation.responses } } };
+    }
   }
+  const operations = Object.values(paths).flatMap((item) => Object.values(item));
   const schemas = componentSchemas();
   return {
     openapi: openApiVersion,
     info: { title: "Pix cash-out API", version: "1", description, license },
     servers: [{ url: serverUrl, description: "The deployment that served this document" }],
-    tags: tags.filter((tag) => tag.name === "events" || operations.some((o) => o.operation.tags.includes(tag.name))),
+    tags: tags.filter((tag) => tag.name === "events" || operations.some((o) => o.tags.includes(tag.name))),
     paths,
     webhooks: eventWebhooks(),
     components: {
@@ -142,6 +139,16 @@ export function openApiDocument(settings: DocumentSettings, serverUrl: string): 
       securitySchemes,
     },
   };
+}
+
+/**
+ * The described routes, by OpenAPI path (`/v1/transfers/{id}`) and method. Every operation is
+ * one a route file wrote as an `Operation` (describe.ts), hence the cast; static-looking paths
+ * (`/openapi.json`) are routes like any other here.
+ */
+async function routePaths(app: Hono<AppEnv>): Promise<OpenApiDocument["paths"]> {
+  const generated = await generateSpecs(app, { excludeStaticFile: false, defaultValidationErrorResponse: false });
+  return generated.paths as OpenApiDocument["paths"];
 }
 
 /** The zod schema cannot know MAX_TRANSFER_CENTS (a variable); the route checks it, and so says the document. */

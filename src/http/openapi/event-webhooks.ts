@@ -2,7 +2,7 @@
 // `webhooks`, one entry per event type, each the request EVENTS_URL receives and what its
 // answer means. The receiver's side of Standard Webhooks, signed with EVENTS_SECRET.
 import { eventAttemptTimeoutMs } from "../../events/send.ts";
-import { jsonBody } from "./build.ts";
+import { jsonRequestBody } from "./build.ts";
 import type { Operation, Parameter } from "./types.ts";
 
 const eventHeaders: Parameter[] = [
@@ -41,7 +41,7 @@ function eventWebhook(type: "transfer.updated" | "transfer.returned", summary: s
       tags: ["events"],
       security: [{ eventsSignature: [] }],
       parameters: eventHeaders,
-      requestBody: jsonBody("OutboundEvent", `An event with \`type\` \`${type}\`.`),
+      requestBody: jsonRequestBody("OutboundEvent", `An event with \`type\` \`${type}\`.`),
       responses: {
         "2XX": { description: "Acknowledged: this event is delivered, and the transfer's next one may be sent." },
         default: { description: "Not acknowledged (so is no answer): the same event is sent again later, and nothing after it meanwhile." },

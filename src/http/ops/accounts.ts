@@ -10,6 +10,9 @@ import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
+import { accountIdParameter, invalidAccountIdResponse, jsonRequestBody, jsonResponse, problemResponse } from "../openapi/build.ts";
+import { documented } from "../openapi/describe.ts";
+import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
 import { jsonBody, validationProblem } from "../validation.ts";
 
 export const creditKeyLengthMax = 255;
@@ -21,7 +24,22 @@ export const creditBody = z.strictObject({
 
 export const opsAccountRoutes = new Hono<AppEnv>();
 
-opsAccountRoutes.put("/:id", async (c) => {
+const opsCreateAccountDoc = documented({
+  operationId: "opsCreateAccount",
+  summary: "Create an account",
+  description: "Creates the customer account with a zero balance; idempotent.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: [accountIdParameter],
+  responses: {
+    "201": jsonResponse("Created; its balance.", "Balance"),
+    "200": jsonResponse("It already existed; its balance.", "Balance"),
+    "400": invalidAccountIdResponse,
+    ...opsAuthResponses,
+  },
+});
+
+opsAccountRoutes.put("/:id", opsCreateAccountDoc, async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const { created, found } = await withRequestDb(c, async (db) => ({
@@ -38,7 +56,29 @@ function creditRefused(c: Context, outcome: "account_not_found" | "exists_with_d
   return problem(c, 422, { type: "idempotency-key-reused", detail: "This idempotency_key already belongs to another credit." });
 }
 
-opsAccountRoutes.post("/:id/credits", jsonBody(creditBody), async (c) => {
+const opsCreditAccountDoc = documented({
+  operationId: "opsCreditAccount",
+  summary: "Credit an account",
+  description:
+    "A balanced ledger credit against the funding account. Repeating `idempotency_key` credits once and answers `200` with the balance and `Idempotent-Replayed: true`; the same key with another amount is `422`. Above `OPS_CREDIT_APPROVAL_ABOVE_CENTS` (default 1000000) nothing is applied: `202 pending_approval`, until another person approves it.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: [accountIdParameter],
+  requestBody: jsonRequestBody("CreditRequest"),
+  responses: {
+    "200": jsonResponse("The balance after the credit (or after the first credit with this key).", "Balance", {
+      "Idempotent-Replayed": { description: "`true` on a repeated key.", schema: { type: "string", enum: ["true"] } },
+    }),
+    "202": jsonResponse("Above the approval threshold: recorded, waiting for a second person.", "CreditPending"),
+    "400": invalidAccountIdResponse,
+    ...opsAuthResponses,
+    "404": problemResponse("No such account."),
+    "413": problemResponse("The body is over 16 KiB."),
+    "422": problemResponse("This `idempotency_key` already belongs to another credit (`type` ends in `/idempotency-key-reused`)."),
+  },
+});
+
+opsAccountRoutes.post("/:id/credits", opsCreditAccountDoc, jsonBody(creditBody), async (c) => {
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const body = c.req.valid("json");

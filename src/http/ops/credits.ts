@@ -10,6 +10,9 @@ import type { AppEnv } from "../app-env.ts";
 import { opsTokenActor } from "../auth/ops-auth.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
+import { jsonResponse, pathParameter, problemResponse } from "../openapi/build.ts";
+import { documented } from "../openapi/describe.ts";
+import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
 
 /** The four-eyes refusals the database gives (the route refuses ops-token before asking it, too). */
 const fourEyesRefusals = {
@@ -19,7 +22,26 @@ const fourEyesRefusals = {
 
 export const opsCreditRoutes = new Hono<AppEnv>();
 
-opsCreditRoutes.post("/:credit_id/approve", async (c) => {
+const opsApproveCreditDoc = documented({
+  operationId: "opsApproveCredit",
+  summary: "Approve a large credit (four eyes)",
+  description:
+    "Applies a pending credit, once, when approved by a person other than its requester. `ops-token` can request credits but never approve them. Repeating one's own approval answers the balance again with `Idempotent-Replayed: true`.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: [pathParameter("credit_id", "The credit_id of the 202 answer.", { type: "string", format: "uuid" })],
+  responses: {
+    "200": jsonResponse("Applied; the balance after it.", "Balance", {
+      "Idempotent-Replayed": { description: "`true` on a repeated approval.", schema: { type: "string", enum: ["true"] } },
+    }),
+    ...opsAuthResponses,
+    "403": problemResponse("The requester, or `ops-token`, cannot approve."),
+    "404": problemResponse("No such credit request."),
+    "409": problemResponse("Another person already approved it; nothing was applied again."),
+  },
+});
+
+opsCreditRoutes.post("/:credit_id/approve", opsApproveCreditDoc, async (c) => {
   const creditId = c.req.param("credit_id");
   const actor = c.get("actor");
   if (!uuidPattern.test(creditId)) return notFound(c, "No such credit request.");

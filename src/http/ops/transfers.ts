@@ -10,6 +10,16 @@ import { callObject } from "../../web/object-call.ts";
 import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
+import {
+  jsonRequestBody,
+  jsonResponse,
+  problemResponse,
+  queryParameters,
+  retryAfterHeader,
+  transferIdParameter,
+} from "../openapi/build.ts";
+import { documented } from "../openapi/describe.ts";
+import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
 import { jsonBody, queryParams } from "../validation.ts";
 
 export const resolveNoteLengthMax = 1_000;
@@ -33,7 +43,26 @@ const wrongOutcomeDetails = {
 
 export const opsTransferRoutes = new Hono<AppEnv>();
 
-opsTransferRoutes.get("/", queryParams(opsListTransfersQuery), async (c) => {
+const opsListTransfersDoc = documented({
+  operationId: "opsListTransfers",
+  summary: "Transfers of any account",
+  description:
+    "With `state`, a work queue (e.g. `needs_review`): oldest first. Without it, newest first. Filter by account with `account_id`.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: queryParameters(opsListTransfersQuery, {
+    state: "Only transfers in this state.",
+    account_id: "Only this account's transfers.",
+    limit: "At most this many, 1 to 100.",
+  }),
+  responses: {
+    "200": jsonResponse("The transfers, each with its account.", "OpsTransferList"),
+    "400": problemResponse("An unknown state, a malformed account id or limit, or an unknown query parameter."),
+    ...opsAuthResponses,
+  },
+});
+
+opsTransferRoutes.get("/", opsListTransfersDoc, queryParams(opsListTransfersQuery), async (c) => {
   const q = c.req.valid("query");
   const data = await withRequestDb(c, (db) =>
     listTransfersForOps(db, { state: q.state ?? null, accountId: q.account_id ?? null, limit: q.limit }),
@@ -41,14 +70,47 @@ opsTransferRoutes.get("/", queryParams(opsListTransfersQuery), async (c) => {
   return c.json({ data });
 });
 
-opsTransferRoutes.get("/:id", async (c) => {
+const opsGetTransferDoc = documented({
+  operationId: "opsGetTransfer",
+  summary: "A transfer's whole story",
+  description:
+    "The transfer with its history (actor and evidence of each transition), every provider call with its answer, the hold and the ledger entries.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: [transferIdParameter],
+  responses: { "200": jsonResponse("The story.", "TransferStory"), ...opsAuthResponses, "404": problemResponse("No such transfer.") },
+});
+
+opsTransferRoutes.get("/:id", opsGetTransferDoc, async (c) => {
   const id = c.req.param("id");
   const story = uuidPattern.test(id) ? await withRequestDb(c, (db) => transferStory(db, id)) : null;
   if (!story) return notFound(c, "No such transfer.");
   return c.json(story);
 });
 
-opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: ["note"] }), async (c) => {
+const opsResolveTransferDoc = documented({
+  operationId: "opsResolveTransfer",
+  summary: "Resolve a transfer in review",
+  description:
+    "Only from `needs_review`: `sent` settles it (`completed`), `not_sent` releases the hold (`compensated`, `not_sent`). A transfer held before anything was sent (`held_before_sending`, an anti-fraud review) takes `approve` (send it now) or `not_sent`. The note and the actor go into the operators' history and the audit; the client sees neither.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: [transferIdParameter],
+  requestBody: jsonRequestBody("ResolveRequest"),
+  responses: {
+    "200": jsonResponse("The story after the decision.", "TransferStory"),
+    "400": problemResponse("Invalid fields (see `errors`)."),
+    ...opsAuthResponses,
+    "404": problemResponse("No such transfer."),
+    "409": problemResponse(
+      "The transfer is not in `needs_review`, or the outcome does not fit it (`sent` before anything was sent, `approve` after).",
+    ),
+    "413": problemResponse("The body is over 16 KiB."),
+    "503": problemResponse("The decision could not be recorded; try again.", retryAfterHeader),
+  },
+});
+
+opsTransferRoutes.post("/:id/resolve", opsResolveTransferDoc, jsonBody(resolveBody, { lineBreakFields: ["note"] }), async (c) => {
   const id = c.req.param("id");
   if (!uuidPattern.test(id)) return notFound(c, "No such transfer.");
   const { outcome, note } = c.req.valid("json");
@@ -77,4 +139,13 @@ opsTransferRoutes.post("/:id/resolve", jsonBody(resolveBody, { lineBreakFields: 
 
 export const opsSweepRoutes = new Hono<AppEnv>();
 
-opsSweepRoutes.post("/", async (c) => c.json(await sweep(c.env)));
+const opsSweepDoc = documented({
+  operationId: "opsSweep",
+  summary: "Run the stuck-saga sweeper now",
+  description: "Pokes every saga whose next check is overdue; it also runs on a cron every minute.",
+  tags: ["operators"],
+  security: opsSecurity,
+  responses: { "200": jsonResponse("How many sagas were poked.", "Sweep"), ...opsAuthResponses },
+});
+
+opsSweepRoutes.post("/", opsSweepDoc, async (c) => c.json(await sweep(c.env)));

@@ -6,6 +6,10 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { configOf } from "../../config/isolate.ts";
 import type { Config } from "../../config/parse.ts";
+import { jsonRequestBody, jsonResponse, pathParameter, problemResponse } from "../../http/openapi/build.ts";
+import { documented } from "../../http/openapi/describe.ts";
+import { pspResponse, sandboxOperation } from "../../http/openapi/sandbox.ts";
+import type { Parameter, SecurityRequirement } from "../../http/openapi/types.ts";
 import { pixKeyTypes } from "../../lib/ids.ts";
 import { brCodeLengthMax } from "../../pix/br-code.ts";
 import { isPixKeyType, normalisePixKey } from "../../pix/key.ts";
@@ -69,8 +73,22 @@ sandboxRoutes.route("/efi", sandboxEfiRoutes);
 export const outageDurationMsMax = 600_000;
 export const outageBodySchema = z.strictObject({ duration_ms: z.number().int().min(0).max(outageDurationMsMax) });
 
+const sandboxOutageDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxOutage",
+    summary: "Fault drill: take the PSP API down for a while",
+    description: "Not part of a real PSP: its `/provider/pix` API answers `503 { code: unavailable }` until the outage ends.",
+    security: [],
+    requestBody: jsonRequestBody("SandboxOutageRequest"),
+    responses: {
+      "200": jsonResponse("When the outage ends.", "SandboxOutage"),
+      "400": pspResponse("Invalid body: `{ code: invalid_request }`."),
+    },
+  }),
+);
+
 // Fault injection (not part of a real PSP): the PSP API answers 503 until the outage ends.
-sandboxRoutes.post("/provider/outage", async (c) => {
+sandboxRoutes.post("/provider/outage", sandboxOutageDoc, async (c) => {
   const body = outageBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!body.success) return c.json({ code: "invalid_request" }, 400);
   const { outageUntilMs } = await callObject(c, "sandbox.start_outage", () => sandbox(c).startOutage(body.data.duration_ms));
@@ -84,8 +102,30 @@ const duringOutage: MiddlewareHandler<SandboxEnv> = async (c, next) => {
 sandboxRoutes.use("/provider/pix/*", duringOutage);
 sandboxRoutes.use("/provider/dict/*", duringOutage);
 
-sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
-  const key = idempotencyKeySchema.safeParse(c.req.param("key"));
+// `{}`: no token needed when PROVIDER_TOKEN is unset.
+const providerSecurity: SecurityRequirement[] = [{ providerToken: [] }, {}];
+const paymentKey = pathParameter("idempotency_key", "The payment's idempotency key (our transfer id).", { type: "string" });
+
+const sandboxSendDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxSend",
+    summary: "PSP: send a Pix (idempotent PUT)",
+    description:
+      "The PSP API the saga's HTTP adapter speaks. The Pix key chooses the behaviour (CONTRACT §4's table); any other valid key is accepted and confirmed after `SANDBOX_CONFIRM_MS`. Checks `Authorization: Bearer <PROVIDER_TOKEN>` only when that is set.",
+    security: providerSecurity,
+    parameters: [paymentKey],
+    requestBody: jsonRequestBody("ProviderSendRequest"),
+    responses: {
+      "201": pspResponse("Accepted (first time)."),
+      "200": pspResponse("Accepted (a repeat: the same answer)."),
+      "4XX": pspResponse("Rejected for good: `{ code }` (408, 409, 425 and 429 are not rejections)."),
+      "5XX": pspResponse("Unknown outcome: `{ code }`."),
+    },
+  }),
+);
+
+sandboxRoutes.put("/provider/pix/:idempotency_key", sandboxSendDoc, requireProviderToken(), async (c) => {
+  const key = idempotencyKeySchema.safeParse(c.req.param("idempotency_key"));
   const body = sendBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!key.success || !body.success) return c.json({ code: "invalid_request" }, 400);
   const amountCents = body.data.amount_cents;
@@ -116,8 +156,23 @@ sandboxRoutes.put("/provider/pix/:key", requireProviderToken(), async (c) => {
   }
 });
 
-sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
-  const key = idempotencyKeySchema.safeParse(c.req.param("key"));
+const sandboxStatusDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxStatus",
+    summary: "PSP: status of a Pix",
+    description: "`processing`, `confirmed` or `rejected`; `404` when the PSP never made it.",
+    security: providerSecurity,
+    parameters: [paymentKey],
+    responses: {
+      "200": pspResponse("The payment's status."),
+      "404": pspResponse("Not found: `{ code: not_found }`."),
+      "5XX": pspResponse("Unavailable: check again."),
+    },
+  }),
+);
+
+sandboxRoutes.get("/provider/pix/:idempotency_key", sandboxStatusDoc, requireProviderToken(), async (c) => {
+  const key = idempotencyKeySchema.safeParse(c.req.param("idempotency_key"));
   if (!key.success) return c.json({ code: "invalid_request" }, 400);
   return answerWith(
     c,
@@ -125,8 +180,30 @@ sandboxRoutes.get("/provider/pix/:key", requireProviderToken(), async (c) => {
   );
 });
 
+const keyParameters: Parameter[] = [
+  pathParameter("key", "The Pix key, as for a transfer (CPF/CNPJ punctuation accepted; URL-encoded).", { type: "string" }),
+  { name: "type", in: "query", required: true, description: "The key's type.", schema: { type: "string", enum: [...pixKeyTypes] } },
+];
+
+const sandboxDictDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxDict",
+    summary: "PSP: directory lookup",
+    description:
+      "`{ name, document, ispb, institution }`: a made-up owner, the same for a key every time, for every valid key; email keys beginning `unknown` and EVPs ending `0000` are `404`.",
+    security: [{ providerToken: [] }, {}],
+    parameters: keyParameters,
+    responses: {
+      "200": pspResponse("The key's owner."),
+      "400": pspResponse("An invalid key or type: `{ code: invalid_request }`."),
+      "404": pspResponse("No one holds this key: `{ code: not_found }`."),
+      "503": pspResponse("During an outage."),
+    },
+  }),
+);
+
 // The directory (dict.ts): deterministic owners, keyed like transfers' keys.
-sandboxRoutes.get("/provider/dict/:key", requireProviderToken(), (c) => {
+sandboxRoutes.get("/provider/dict/:key", sandboxDictDoc, requireProviderToken(), (c) => {
   const type = c.req.query("type") ?? "";
   if (!isPixKeyType(type)) return c.json({ code: "invalid_request" }, 400);
   const key = normalisePixKey(type, c.req.param("key"));
@@ -138,8 +215,24 @@ sandboxRoutes.get("/provider/dict/:key", requireProviderToken(), (c) => {
 
 export const resolveBodySchema = z.object({ br_code: z.string().min(1).max(brCodeLengthMax) });
 
+const sandboxResolveBrCodeDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxResolveBrCode",
+    summary: "PSP: resolve a dynamic BR Code",
+    description:
+      "`{ br_code }` → the fields of `POST /v1/br-codes/preview`, resolved from the code alone: the payload URL's last path segment may name a Pix key (a magic key keeps its behaviour), `expired` is refused (`422 { code: expired }`), `unavailable` answers 503; any other URL resolves to a random key derived from it. The amount, merchant and txid are the code's own. `PUT /sandbox/provider/pix/{idempotency_key}` with `br_code` instead of the key fields pays it (`422 amount_mismatch` for another amount).",
+    security: providerSecurity,
+    requestBody: jsonRequestBody("ProviderResolveRequest"),
+    responses: {
+      "200": pspResponse("What the code asks for."),
+      "4XX": pspResponse("Refused: `{ code }` (`invalid_br_code`, `not_dynamic`, `expired`)."),
+      "5XX": pspResponse("Unavailable: ask again."),
+    },
+  }),
+);
+
 // A dynamic BR Code's payload, resolved from the code alone (br-codes.ts); nothing is stored.
-sandboxRoutes.post("/provider/br-codes/resolve", requireProviderToken(), async (c) => {
+sandboxRoutes.post("/provider/br-codes/resolve", sandboxResolveBrCodeDoc, requireProviderToken(), async (c) => {
   if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
   const body = resolveBodySchema.safeParse(await c.req.json().catch(() => null));
   if (!body.success) return c.json({ code: "invalid_request" }, 400);
@@ -157,8 +250,36 @@ sandboxRoutes.post("/provider/br-codes/resolve", requireProviderToken(), async (
   });
 });
 
+const sandboxStatementDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxStatement",
+    summary: "PSP: the statement for a window, paged",
+    description:
+      "Every payment whose send was received in `[from, to)` (RFC 3339, at most 24 hours apart), as its status answer says now (returns included), oldest first, 100 per page: `{ data, next_cursor }`. Ask again with `&cursor=<next_cursor>` until it is null. Efí's dialect serves the same under `/sandbox/efi/v2/gn/pix/enviados?inicio=&fim=&paginacao.paginaAtual=`.",
+    security: providerSecurity,
+    parameters: [
+      { name: "from", in: "query", required: true, description: "RFC 3339.", schema: { type: "string", format: "date-time" } },
+      {
+        name: "to",
+        in: "query",
+        required: true,
+        description: "RFC 3339, at most 24 hours after `from`.",
+        schema: { type: "string", format: "date-time" },
+      },
+      { name: "cursor", in: "query", required: false, description: "The previous page's `next_cursor`.", schema: { type: "string" } },
+    ],
+    responses: {
+      "200": pspResponse(
+        "A page of the statement: `{ data: [ { idempotency_key, status, amount_cents, end_to_end_id, returns? } ], next_cursor }`.",
+      ),
+      "400": pspResponse("A missing or bad window: `{ code: invalid_request }`."),
+      "5XX": pspResponse("Unavailable: ask again."),
+    },
+  }),
+);
+
 // The statement (CONTRACT §4), paged by `cursor`: the previous page's `next_cursor`.
-sandboxRoutes.get("/provider/pix", requireProviderToken(), async (c) => {
+sandboxRoutes.get("/provider/pix", sandboxStatementDoc, requireProviderToken(), async (c) => {
   const query = statementQuerySchema.safeParse(c.req.query());
   if (!query.success) return c.json({ code: "invalid_request" }, 400);
   if (await callObject(c, "sandbox.in_outage", () => sandbox(c).inOutage())) return c.json({ code: "unavailable" }, 503);
@@ -168,12 +289,36 @@ sandboxRoutes.get("/provider/pix", requireProviderToken(), async (c) => {
   return c.json({ data: items.slice(offset, end), next_cursor: end < items.length ? String(end) : null });
 });
 
-sandboxRoutes.get("/provider/payments", async (c) => {
+const sandboxPaymentsDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxPayments",
+    summary: "Everything the sandbox holds",
+    description: "For tests and demos: each payment with its call counts and whether money left.",
+    security: [],
+    responses: { "200": jsonResponse("The payments.", "SandboxPaymentList") },
+  }),
+);
+
+sandboxRoutes.get("/provider/payments", sandboxPaymentsDoc, async (c) => {
   return c.json({ data: await callObject(c, "sandbox.payments", () => sandbox(c).payments()) });
 });
 
-sandboxRoutes.get("/provider/payments/:key", async (c) => {
-  const view = await callObject(c, "sandbox.payment", () => sandbox(c).payment(c.req.param("key")));
+const sandboxPaymentDoc = documented(
+  sandboxOperation({
+    operationId: "sandboxPayment",
+    summary: "One payment the sandbox holds",
+    description: "`made` tells whether money actually left.",
+    security: [],
+    parameters: [paymentKey],
+    responses: {
+      "200": jsonResponse("The payment.", "SandboxPayment"),
+      "404": problemResponse("The sandbox never saw this key."),
+    },
+  }),
+);
+
+sandboxRoutes.get("/provider/payments/:idempotency_key", sandboxPaymentDoc, async (c) => {
+  const view = await callObject(c, "sandbox.payment", () => sandbox(c).payment(c.req.param("idempotency_key")));
   if (view === null) return notFound(c, "The sandbox never saw this idempotency key.");
   return c.json(view);
 });

@@ -1,0 +1,66 @@
+// The names of the document's components.schemas. A route's description names its bodies by
+// these; components.ts maps each name to its zod schema. Kept apart from components.ts so a
+// route file can name a body without importing every route's schemas back.
+import type { JsonSchema } from "./types.ts";
+
+export const responseComponentIds = [
+  "AccountId",
+  "TransferState",
+  "HistoryEntry",
+  "TransferReturn",
+  "Transfer",
+  "TransferPage",
+  "Balance",
+  "BrCodePreview",
+  "Limits",
+  "PixKeyOwner",
+  "FieldError",
+  "Problem",
+  "Health",
+  "WebhookAck",
+  "OpsTransfer",
+  "OpsTransferList",
+  "StoryHistoryEntry",
+  "ProviderCall",
+  "TransferStory",
+  "Reconciliation",
+  "Sweep",
+  "CreditPending",
+  "AuditEntry",
+  "AuditPage",
+  "OutboundEvent",
+  "EventAttempt",
+  "OpsEvent",
+  "OpsEventList",
+  "SandboxPayment",
+  "SandboxPaymentList",
+  "SandboxOutage",
+  "ProviderAnswer",
+  "ProviderDivergence",
+  "ProviderReconciliationRun",
+  "ProviderCase",
+  "ProviderCaseList",
+] as const;
+
+export const requestComponentIds = [
+  "CreateTransferRequest",
+  "PreviewBrCodeRequest",
+  "CreditRequest",
+  "SetLimitsRequest",
+  "ResolveRequest",
+  "WebhookEvent",
+  "EfiWebhookDelivery",
+  "ProviderSendRequest",
+  "ProviderResolveRequest",
+  "SandboxOutageRequest",
+  "ProviderReconciliationRequest",
+  "CaseDecisionRequest",
+] as const;
+
+export type ResponseComponentId = (typeof responseComponentIds)[number];
+export type RequestComponentId = (typeof requestComponentIds)[number];
+export type ComponentId = ResponseComponentId | RequestComponentId;
+
+export function schemaRef(id: ComponentId): JsonSchema {
+  return { $ref: `#/components/schemas/${id}` };
+}
