@@ -2,6 +2,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../config/isolate.ts";
+import { openCursor, sealCursor, sealedCursorCharsMax } from "../lib/cursor-seal.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { localClockFields } from "../limits/clock.ts";
@@ -94,7 +95,7 @@ function requirePayeeFields(
 
 export const listTransfersQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(listLimitMax).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: z.string().max(sealedCursorCharsMax, "not a cursor from this API").optional(),
 });
 
 export const transferRoutes = new Hono<AppEnv>();
@@ -240,11 +241,18 @@ const listTransfersDoc = documented({
 
 transferRoutes.get("/", listTransfersDoc, queryParams(listTransfersQuery), async (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const page = await withRequestDb(c, (db) => listTransfersForAccount(db, c.get("accountId"), limit, cursor ?? null));
+  const accountId = c.get("accountId");
+  // One account's cursor is no other's: the scope names the account.
+  const scope = `transfers:${accountId}`;
+  const position = cursor === undefined ? null : await openCursor(c.env, scope, cursor);
+  const notIssued = () => validationProblem(c, [{ field: "cursor", message: "not a cursor from this API" }]);
+  if (cursor !== undefined && position === null) return notIssued();
+  const page = await withRequestDb(c, (db) => listTransfersForAccount(db, accountId, limit, position));
   if (page.outcome === "account_not_found")
     return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  if (page.outcome === "bad_cursor") return validationProblem(c, [{ field: "cursor", message: "not a cursor from this API" }]);
-  return c.json({ data: page.data, next_cursor: page.nextCursor });
+  if (page.outcome === "bad_cursor") return notIssued();
+  const nextCursor = page.nextPosition === null ? null : await sealCursor(c.env, scope, page.nextPosition);
+  return c.json({ data: page.data, next_cursor: nextCursor });
 });
 
 const getTransferDoc = documented({

@@ -1,7 +1,6 @@
 // Reads of the saga record for clients and operators; each is one round trip, and each tells
 // an unknown account apart (the API answers 403 for it).
 import type { Queryable } from "../db/queryable.ts";
-import { decodeBase64Url, encodeBase64Url } from "../lib/base64url.ts";
 import type { PixKeyType } from "../lib/ids.ts";
 import { uuidPattern } from "../lib/ids.ts";
 import type { TransferResource } from "./store.ts";
@@ -21,47 +20,57 @@ export async function transferForAccount(db: Queryable, transferId: string, acco
 }
 
 export type TransferPage =
-  | { outcome: "page"; data: TransferResource[]; nextCursor: string | null }
+  | { outcome: "page"; data: TransferResource[]; nextPosition: string | null }
   | { outcome: "account_not_found" }
   | { outcome: "bad_cursor" };
 
-interface Cursor {
+/** Where a page ended; the API hands it out sealed (src/web/cursor-seal.ts), so it comes back only as issued. */
+interface Position {
   createdAt: string;
   id: string;
 }
 
-function encodeCursor(cursor: Cursor): string {
-  return encodeBase64Url(new TextEncoder().encode(JSON.stringify([cursor.createdAt, cursor.id])));
+function encodePosition(position: Position): string {
+  return JSON.stringify([position.createdAt, position.id]);
 }
 
 /** As PostgreSQL renders a timestamptz in JSON: `2026-12-01T06:22:10.123456+00:00`. */
-const cursorTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
+const cursorTimePattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,6})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+/** PostgreSQL's own bound on a UTC offset (it renders its session's zone, UTC by default). */
+const utcOffsetHoursMax = 15;
 /** Transfers exist from the project's first year on; a cursor outside these years was never issued. */
 const cursorYearMin = 2000;
 const cursorYearMax = 9999;
 
-/** A calendar date and clock time that exist (no February 30, no 24:00), in the years above. */
+/** A calendar date, clock time and UTC offset that exist (no February 30, no 24:00, no +16:00), in the years above. */
 function isIssuableTime(createdAt: string): boolean {
   const parts = cursorTimePattern.exec(createdAt);
   if (!parts) return false;
-  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = parts.slice(1, 9).map((part) => Number(part ?? "0")) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (year < cursorYearMin || year > cursorYearMax || hour > 23 || minute > 59 || second > 59) return false;
+  if (offsetHours > utcOffsetHoursMax || offsetMinutes > 59) return false;
   const date = new Date(Date.UTC(year, month - 1, day));
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /**
- * Only a cursor this API could have issued: its exact encoding of a real time and a transfer
- * id. Anything else (a forged `["1", id]`, a year-275760 date) is the client's error, 400,
- * rather than PostgreSQL's, 500.
+ * Only a position this API could have issued: its exact encoding of a real time and a transfer
+ * id. The seal already proves that; this is the second line, so that a key ever leaked still
+ * cannot make PostgreSQL fail (a year-275760 date, a `+16:00` offset) instead of answering 400.
  */
-function decodeCursor(raw: string): Cursor | null {
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(raw)) return null;
-  const bytes = decodeBase64Url(raw);
-  if (bytes === undefined) return null;
+function decodePosition(raw: string): Position | null {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(new TextDecoder().decode(bytes));
+    parsed = JSON.parse(raw);
   } catch {
     return null;
   }
@@ -69,19 +78,19 @@ function decodeCursor(raw: string): Cursor | null {
   const [createdAt, id] = parsed;
   if (typeof createdAt !== "string" || typeof id !== "string") return null;
   if (!isIssuableTime(createdAt) || !uuidPattern.test(id)) return null;
-  const cursor = { createdAt, id };
-  return encodeCursor(cursor) === raw ? cursor : null;
+  const position = { createdAt, id };
+  return encodePosition(position) === raw ? position : null;
 }
 
-/** Newest first; the cursor is the (created_at, id) of the last row, at full precision. */
+/** Newest first; the position is the (created_at, id) of the last row, at full precision. */
 export async function listTransfersForAccount(
   db: Queryable,
   accountId: string,
   limit: number,
-  rawCursor: string | null,
+  rawPosition: string | null,
 ): Promise<TransferPage> {
-  const cursor = rawCursor === null ? null : decodeCursor(rawCursor);
-  if (rawCursor !== null && cursor === null) return { outcome: "bad_cursor" };
+  const cursor = rawPosition === null ? null : decodePosition(rawPosition);
+  if (rawPosition !== null && cursor === null) return { outcome: "bad_cursor" };
   const { rows } = await db.query<{
     account_exists: boolean;
     page: { resource: TransferResource; created_at: string; id: string }[] | null;
@@ -104,7 +113,7 @@ export async function listTransfersForAccount(
   return {
     outcome: "page",
     data: shown.map((p) => p.resource),
-    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    nextPosition: hasMore && last ? encodePosition({ createdAt: last.created_at, id: last.id }) : null,
   };
 }
 

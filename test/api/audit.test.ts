@@ -90,6 +90,15 @@ describe("GET /ops/audit", () => {
     const second = await audit(`actor=${encodeURIComponent(person)}&limit=2&cursor=${first.next_cursor}`);
     expect(second.data.map((e) => e.account_id)).toEqual([accounts[1], accounts[0]]);
     expect(second.next_cursor).toBeNull();
+    // An entry id is a well-formed position, but not a cursor the API issued; nor is the issued
+    // one with its position swapped for another id.
+    const issued = first.next_cursor ?? "";
+    const [, seal = ""] = issued.split(".");
+    for (const made of [second.data[0]?.id ?? "1", `${btoa("1").replaceAll("=", "")}.${seal}`]) {
+      const response = await opsCall(`/ops/audit?actor=${encodeURIComponent(person)}&cursor=${encodeURIComponent(made)}`);
+      expect(response.status).toBe(400);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+    }
   });
 
   it.each([

@@ -78,9 +78,29 @@ describe("GET /v1/transfers", () => {
     ["forged with the year 275760 in four-digit form", forged(["275760-09-13T00:00:00+00:00", crypto.randomUUID()])],
     ["forged on February 30", forged(["2026-02-30T10:00:00.123456+00:00", crypto.randomUUID()])],
     ["forged with an uppercase id", forged(["2026-02-03T10:00:00.123456+00:00", crypto.randomUUID().toUpperCase()])],
+    ["a made-up position of a real time", forged(["2026-12-01T06:22:10.123456+00:00", crypto.randomUUID()])],
+    ["forged with a UTC offset PostgreSQL refuses", forged(["2026-12-01T06:22:10+16:00", crypto.randomUUID()])],
+    ["a real position in the API's form with a made-up seal", sealedLooking(["2026-12-01T06:22:10.123456+00:00", crypto.randomUUID()])],
+    ["a +16:00 offset in the API's form", sealedLooking(["2026-12-01T06:22:10+16:00", crypto.randomUUID()])],
     ["with a NUL in it", "abc\u0000def"],
   ])("answers 400 to a cursor that is %s", async (_label, cursor) => {
     await expectValidationProblem(await list(`?cursor=${encodeURIComponent(cursor)}`), "cursor");
+  });
+
+  it("answers 400 to an issued cursor with its position altered, and to another account's cursor", async () => {
+    const first = await expectJson(await list("?limit=2"), 200, transferPageSchema);
+    const issued = first.next_cursor ?? "";
+    const [position = "", seal = ""] = issued.split(".");
+    const decoded = new TextDecoder().decode(base64UrlBytes(position));
+    // One step later in time: still well-formed, still a real time, not what was issued.
+    const altered = decoded.replace(/(\d)(\+00:00|Z)/, (_all, digit: string, zone: string) => `${(Number(digit) + 1) % 10}${zone}`);
+    expect(altered).not.toBe(decoded);
+    await expectValidationProblem(await list(`?cursor=${encodeURIComponent(`${forged(JSON.parse(altered))}.${seal}`)}`), "cursor");
+    const other = await emptyAccount("page");
+    const foreign = await call(`/v1/transfers?cursor=${encodeURIComponent(issued)}`, { headers: await clientHeaders(other) });
+    await expectValidationProblem(foreign, "cursor");
+    // The issued one still pages.
+    expect((await list(`?limit=2&cursor=${encodeURIComponent(issued)}`)).status).toBe(200);
   });
 
   it("answers 400 to an unknown query parameter", async () => {
@@ -94,7 +114,23 @@ describe("GET /v1/transfers", () => {
   });
 });
 
-/** A cursor in the API's own encoding (base64url of a JSON pair) around values it never issues. */
+/** A position in the API's own encoding (base64url of a JSON pair) around values it never issues. */
 function forged(pair: readonly [string, string]): string {
   return btoa(JSON.stringify(pair)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+/** The issued cursor's shape, position and a 32-byte tag, with a tag the API never made. */
+function sealedLooking(pair: readonly [string, string]): string {
+  const tag = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
+  return `${forged(pair)}.${tag.replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "")}`;
+}
+
+function base64UrlBytes(text: string): Uint8Array {
+  const binary = atob(
+    text
+      .replaceAll("-", "+")
+      .replaceAll("_", "/")
+      .padEnd(Math.ceil(text.length / 4) * 4, "="),
+  );
+  return Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
 }

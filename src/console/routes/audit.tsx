@@ -1,6 +1,7 @@
 // The audit page (the console's view of GET /ops/audit): read only.
 import { Hono } from "hono";
 import { listOperatorActions } from "../../audit/audit-reads.ts";
+import { auditBeforeId, auditNextCursor } from "../../audit/cursor.ts";
 import { auditQuery } from "../../audit/query.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { withConsoleDb } from "../data/db.ts";
@@ -16,7 +17,8 @@ auditPages.get("/audit", async (c) => {
   // Empty form fields mean "any".
   const raw = Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== ""));
   const parsed = auditQuery.safeParse({ ...raw, limit: String(pageSize) });
-  if (!parsed.success) {
+  const beforeId = parsed.success ? await auditBeforeId(c.env, parsed.data.cursor) : "not_issued";
+  if (!parsed.success || beforeId === "not_issued") {
     return page(
       c,
       <RefusalPage
@@ -33,7 +35,7 @@ auditPages.get("/audit", async (c) => {
       accountId: q.account_id ?? null,
       actor: q.actor?.toLowerCase() ?? null,
       limit: q.limit,
-      beforeId: q.cursor === undefined ? null : Number(q.cursor),
+      beforeId,
     }),
   );
   return page(
@@ -42,7 +44,7 @@ auditPages.get("/audit", async (c) => {
       entries={result.data}
       actor={q.actor ?? ""}
       accountId={q.account_id ?? ""}
-      nextCursor={result.nextBeforeId === null ? null : String(result.nextBeforeId)}
+      nextCursor={await auditNextCursor(c.env, result.nextBeforeId)}
       csrfToken={c.var.csrfToken}
     />,
   );

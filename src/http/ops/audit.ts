@@ -1,14 +1,15 @@
-// GET /ops/audit (CONTRACT §5): who did what, newest first. The cursor is the id of the last
-// entry shown, parsed strictly: anything the API did not issue is a 400.
+// GET /ops/audit (CONTRACT §5): who did what, newest first. The cursor is the sealed id of the
+// last entry shown: anything the API did not issue is a 400.
 import { Hono } from "hono";
 import { listOperatorActions } from "../../audit/audit-reads.ts";
+import { auditBeforeId, auditNextCursor } from "../../audit/cursor.ts";
 import { auditQuery } from "../../audit/query.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
 import { jsonResponse, problemResponse, queryParameters } from "../openapi/build.ts";
 import { documented } from "../openapi/describe.ts";
 import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
-import { queryParams } from "../validation.ts";
+import { queryParams, validationProblem } from "../validation.ts";
 
 export const opsAuditRoutes = new Hono<AppEnv>();
 
@@ -34,14 +35,16 @@ const opsAuditDoc = documented({
 
 opsAuditRoutes.get("/", opsAuditDoc, queryParams(auditQuery), async (c) => {
   const q = c.req.valid("query");
+  const beforeId = await auditBeforeId(c.env, q.cursor);
+  if (beforeId === "not_issued") return validationProblem(c, [{ field: "cursor", message: "not a cursor from this API" }]);
   const page = await withRequestDb(c, (db) =>
     listOperatorActions(db, {
       accountId: q.account_id ?? null,
       // Access emails are recorded lowercased.
       actor: q.actor?.toLowerCase() ?? null,
       limit: q.limit,
-      beforeId: q.cursor === undefined ? null : Number(q.cursor),
+      beforeId,
     }),
   );
-  return c.json({ data: page.data, next_cursor: page.nextBeforeId === null ? null : String(page.nextBeforeId) });
+  return c.json({ data: page.data, next_cursor: await auditNextCursor(c.env, page.nextBeforeId) });
 });
