@@ -10,6 +10,7 @@ import { problem } from "../web/problem.ts";
 import { maxBodyBytes } from "./body-limit.ts";
 import { jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
+import { pokeInBackground } from "./poke-sagas.ts";
 
 /**
  * The Worker's body limit (body-limit.ts) applies first: about 50 of Efí's items per POST. A
@@ -81,17 +82,8 @@ async function receive(c: Context<{ Bindings: Env }>): Promise<Response> {
     log(c, "efi_webhook", { outcome: "nothing_to_poke" });
     return c.json({ received: true }, 200);
   }
-  const pokes = transferIds.map(async (transferId) => {
-    try {
-      const { state } = await c.env.TRANSFER_SAGA.getByName(transferId).poke("webhook");
-      log(c, "efi_webhook", { idempotency_key: transferId, outcome: "poked", state });
-    } catch (error) {
-      // Still 200: the saga checks on its own schedule and the sweeper catches it.
-      const message = error instanceof Error ? error.message : String(error);
-      log(c, "efi_webhook", { idempotency_key: transferId, outcome: "poke_failed", error: message }, "error");
-    }
-  });
-  await Promise.all(pokes);
+  // Still 200 if a poke fails: the saga checks on its own schedule and the sweeper catches it.
+  pokeInBackground(c, transferIds, "efi_webhook");
   return c.json({ received: true }, 200);
 }
 

@@ -10,6 +10,7 @@ import { problem } from "../web/problem.ts";
 import { jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
 import type { Parameter } from "./openapi/types.ts";
+import { pokeInBackground } from "./poke-sagas.ts";
 import { jsonStringProblems } from "./text.ts";
 
 /** Provider events are a few hundred bytes; more is not a provider event. */
@@ -78,17 +79,11 @@ webhookRoutes.post("/provider", providerWebhookDoc, async (c) => {
     return c.json({ received: true }, 202);
   }
 
-  // Transfer ids are lowercase UUIDs and name their saga's Durable Object exactly.
+  // Transfer ids are lowercase UUIDs and name their saga's Durable Object exactly. Still 202
+  // if the poke fails: the saga checks the provider on its own schedule and the sweeper catches
+  // it; a 5xx would only make the provider resend a hint.
   const idempotencyKey = payload.data.idempotency_key.toLowerCase();
-  try {
-    const { state } = await c.env.TRANSFER_SAGA.getByName(idempotencyKey).poke("webhook");
-    log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: idempotencyKey, type: payload.type, outcome: "poked", state });
-  } catch (error) {
-    // Still 202: the saga checks the provider on its own schedule and the sweeper catches it;
-    // a 5xx would only make the provider resend a hint.
-    const message = error instanceof Error ? error.message : String(error);
-    log(c, "provider_webhook", { webhook_id: webhookId, idempotency_key: idempotencyKey, outcome: "poke_failed", error: message }, "error");
-  }
+  pokeInBackground(c, [idempotencyKey], "provider_webhook", { webhook_id: webhookId, type: payload.type });
   return c.json({ received: true }, 202);
 });
 

@@ -42,10 +42,12 @@ describe("Efí webhooks", () => {
     const [a, b] = [crypto.randomUUID(), crypto.randomUUID()];
     const response = await exports.default.fetch(delivery({ pix: [item(a), item(b, "NAO_REALIZADO"), item(a)] }));
     expect(response.status).toBe(200);
-    const poked = logs()
-      .filter((r) => r.outcome === "poked")
-      .map((r) => r.idempotency_key);
-    expect(poked.sort()).toEqual([a, b].sort());
+    const poked = () =>
+      logs()
+        .filter((r) => r.outcome === "poked")
+        .map((r) => r.idempotency_key)
+        .sort();
+    await vi.waitFor(() => expect(poked()).toEqual([a, b].sort()));
   });
 
   it("arrives at the registered URL itself too (registered with ?ignorar=)", async () => {
@@ -53,7 +55,7 @@ describe("Efí webhooks", () => {
     const transferId = crypto.randomUUID();
     const response = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi" }));
     expect(response.status).toBe(200);
-    expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]);
+    await vi.waitFor(() => expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]));
   });
 
   it("accepts the hmac with Efí's /pix appended (registered without &ignorar=): exactly that suffix", async () => {
@@ -67,7 +69,7 @@ describe("Efí webhooks", () => {
     });
     const response = await exports.default.fetch(appended);
     expect(response.status).toBe(200);
-    expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]);
+    await vi.waitFor(() => expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]));
     for (const other of [`${hmac}/pix/pix`, `${hmac}/pixx`, `${hmac}pix`]) {
       const refused = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi", hmac: other }));
       expect(refused.status, other).toBe(401);
@@ -101,7 +103,7 @@ describe("Efí webhooks", () => {
     const logs = captureLogEvents("efi_webhook");
     const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }));
     expect(response.status).toBe(200);
-    expect(logs()).toMatchObject([{ outcome: "poked", state: null }]);
+    await vi.waitFor(() => expect(logs()).toMatchObject([{ outcome: "poked", state: null }]));
   });
 
   it.each([
