@@ -14,6 +14,7 @@ import {
   sandboxPayment,
   type TransferJson,
   waitForFinalState,
+  waitForReturned,
 } from "../support/api.ts";
 import { bodyOf, happyKey, limitsAt, putLimits as setLimits, setLimitsAt, startAt } from "../support/limits.ts";
 import { filePool } from "../support/pool-test.ts";
@@ -156,6 +157,39 @@ describe("anti-fraud rules", () => {
 
     // The key has been paid before: the next large payment to it goes straight out.
     expect(bodyOf(await startAt(accountId, 2_000, now, rules)).state).not.toBe("needs_review");
+  });
+
+  it("new key: one small completed payment does not make a key known for a large one", async () => {
+    const accountId = await fundedAccount(100_000);
+    const rules = { new_key_review_above_cents: 1_000 };
+    const now = new Date().toISOString();
+    const key = `small-first-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const small = bodyOf(await startAt(accountId, 100, now, rules, key));
+    expect((await waitForFinalState(accountId, small.id)).state).toBe("completed");
+    const large = bodyOf(await startAt(accountId, 2_000, now, rules, key));
+    expect(large.state).toBe("needs_review");
+    expect(await sandboxPayment(large.id)).toBeNull();
+    const story = await (await opsCall(`/ops/transfers/${large.id}`)).json<{ history: { evidence: unknown }[] }>();
+    expect(story.history.at(-1)?.evidence).toMatchObject({ rule: "new_key_review", threshold_cents: 1_000, paid_cents: 100 });
+  });
+
+  it("new key: a payment that came back whole does not vouch for the key", async () => {
+    const accountId = await fundedAccount(100_000);
+    const now = new Date().toISOString();
+    // Paid under a higher threshold, so it goes straight out; then the sandbox returns it all.
+    const returned = bodyOf(await startAt(accountId, 2_000, now, { new_key_review_above_cents: 5_000 }, "returned@sandbox.test"));
+    expect((await waitForFinalState(accountId, returned.id)).state).toBe("completed");
+    await waitForReturned(accountId, returned.id, 2_000, 20_000);
+    const next = bodyOf(await startAt(accountId, 2_000, now, { new_key_review_above_cents: 1_000 }, "returned@sandbox.test"));
+    expect(next.state).toBe("needs_review");
+  });
+
+  it("shows a client its limits but no anti-fraud threshold", async () => {
+    const accountId = await fundedAccount(1_000);
+    const shown = await limits(accountId);
+    expect(shown).toMatchObject({ per_transfer_cents: expect.any(Number), daily_cents: expect.any(Number) });
+    expect(Object.keys(shown)).not.toContain("velocity_max_per_10_min");
+    expect(Object.keys(shown)).not.toContain("new_key_review_above_cents");
   });
 
   it("new key: rejecting the review releases the hold and gives the day back", async () => {
