@@ -137,8 +137,16 @@ export const limitsSchema = z.strictObject({
     .array(pendingLimitSchema)
     .describe("Increases asked for by an operator, not yet in force: an increase waits 24 h, a decrease applies at once"),
   velocity_max_per_10_min: z.number().int().positive().describe("Transfers the account may start in any ten minutes"),
-  new_key_review_above_cents: cents.nonnegative().describe("A first transfer to a new key above this waits for review"),
+  new_key_review_above_cents: cents
+    .nonnegative()
+    .describe("A transfer above this to a key the account has not paid more than this (net of returns) waits for review"),
 });
+
+/**
+ * GET /v1/limits: the limits without the anti-fraud thresholds, which are for operators (a
+ * fraudster who could read them would stay just under them).
+ */
+export const clientLimitsSchema = limitsSchema.omit({ velocity_max_per_10_min: true, new_key_review_above_cents: true });
 
 export const pixKeyOwnerSchema = z.strictObject({
   pix_key: z.string().describe("The key, normalised as a transfer stores it"),

@@ -48,13 +48,15 @@ const getLimitsDoc = documented({
     "Your limits (per transfer, daily, at night per transfer and per night window, with the window) and what is left of today's (São Paulo day) and of tonight's, plus increases not yet in force (`pending`). A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
   tags: ["accounts"],
   security: clientSecurity,
-  responses: { "200": jsonResponse("The limits.", "Limits"), ...clientAuthResponses },
+  responses: { "200": jsonResponse("The limits.", "ClientLimits"), ...clientAuthResponses },
 });
 
 limitRoutes.get("/", getLimitsDoc, async (c) => {
   const limits = await withRequestDb(c, (db) => limitsFor(db, c.get("accountId"), Date.now(), configuredOrThrow(c.env).rules));
   if (!limits) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  return c.json(limits);
+  // The anti-fraud thresholds are for operators (clientLimitsSchema says why).
+  const { velocity_max_per_10_min: _velocity, new_key_review_above_cents: _newKey, ...clientLimits } = limits;
+  return c.json(clientLimits);
 });
 
 export const opsLimitRoutes = new Hono<AppEnv>();

@@ -13,6 +13,7 @@ export const responseComponentIds = [
   "Balance",
   "BrCodePreview",
   "Limits",
+  "ClientLimits",
   "PixKeyOwner",
   "FieldError",
   "Problem",

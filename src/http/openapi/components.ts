@@ -30,6 +30,7 @@ const responseSchemas = {
   Balance: responses.balanceSchema,
   BrCodePreview: responses.brCodePreviewSchema,
   Limits: responses.limitsSchema,
+  ClientLimits: responses.clientLimitsSchema,
   PixKeyOwner: responses.pixKeyOwnerSchema,
   FieldError: responses.fieldErrorSchema,
   Problem: responses.problemSchema,
