@@ -48,6 +48,8 @@ async function attempt(delivery: AlertDelivery, timeoutMs: number): Promise<Resp
     headers,
     body: delivery.body,
     signal: AbortSignal.timeout(timeoutMs),
+    // A 3xx is the receiver's answer, not a new address to post the alert to (a refusal).
+    redirect: "manual",
   });
   return delivery.fetcher(request);
 }

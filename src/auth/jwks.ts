@@ -8,6 +8,7 @@
 // let one request wait on I/O that another request started. jose (createLocalJWKSet) picks and
 // imports the key; this keeps the fetching policy: TTL, rate-limited refetch, stale-if-error.
 import { createLocalJWKSet, type JWK } from "jose";
+import { readCappedText } from "../lib/capped-body.ts";
 import { logEvent } from "../lib/log.ts";
 import type { JwtKeyQuery, KeyLookup } from "./jwt.ts";
 
@@ -21,7 +22,6 @@ export const jwksRefetchIntervalMsMin = 30_000;
 export const jwksStaleMsMax = 60 * 60_000;
 export const jwksFetchTimeoutMs = 5_000;
 export const jwksKeysMax = 20;
-export const jwksBodyCharsMax = 64 * 1024;
 const rsaModulusBytesMin = 256; // RSA keys under 2048 bits are refused.
 
 export const defaultJwksFetch: JwksFetch = (url, init) => fetch(url, init);
@@ -67,10 +67,15 @@ export class JwksCache {
       const response = await this.fetchJwks(this.url, {
         headers: { accept: "application/json" },
         signal: AbortSignal.timeout(jwksFetchTimeoutMs),
+        // Keys come from the configured URL only: a 3xx elsewhere is a failed fetch.
+        redirect: "manual",
       });
-      if (!response.ok) throw new Error(`JWKS answered ${response.status}`);
-      const text = await response.text();
-      if (text.length > jwksBodyCharsMax) throw new Error("JWKS too large");
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`JWKS answered ${response.status}`);
+      }
+      const { text, tooLarge } = await readCappedText(response);
+      if (tooLarge) throw new Error("JWKS too large");
       const keySet = usableKeys(JSON.parse(text));
       this.keySet = createLocalJWKSet(keySet);
       this.kids = new Set(keySet.keys.map((jwk) => jwk.kid ?? ""));

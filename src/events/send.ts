@@ -1,6 +1,7 @@
 // One delivery attempt of one event to the fintech's backend: the body CONTRACT §6 fixes,
 // signed per Standard Webhooks with EVENTS_SECRET, `webhook-id` = the event id on every attempt.
 // Never throws: a refused, failed or timed-out attempt is a value with what went wrong.
+import { readCappedText } from "../lib/capped-body.ts";
 import { signedWebhookHeaders } from "../provider/webhook-signature.ts";
 import type { PendingEvent } from "./store.ts";
 
@@ -37,12 +38,15 @@ export async function sendEvent(
         headers,
         body,
         signal: AbortSignal.timeout(target.timeoutMs ?? eventAttemptTimeoutMs),
+        // A redirect is not an acknowledgement: followed, it would post the event (and its
+        // signature) wherever the receiver points. It is a failed attempt, retried later.
+        redirect: "manual",
       }),
     );
     // The body is not ours to keep; read a little of a refusal, for the console.
     let text = "";
     if (response.ok) await response.body?.cancel();
-    else text = (await response.text()).slice(0, errorTextLengthMax);
+    else text = (await readCappedText(response)).text.slice(0, errorTextLengthMax);
     return {
       delivered: response.ok,
       httpStatus: response.status,

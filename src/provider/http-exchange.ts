@@ -1,12 +1,11 @@
 // One bounded HTTP exchange with a provider: a deadline over the whole call (headers and body),
 // a cap on what is read, and the evidence operators see. Never throws.
+import { readCappedText } from "../lib/capped-body.ts";
 import type { AnswerBody, ProviderExchange } from "./classify.ts";
 import type { ProviderEvidence } from "./port.ts";
 
 export type Fetcher = (request: Request) => Promise<Response>;
 
-/** No answer of this API comes near this; reading a bigger one whole would only risk memory. */
-export const responseBytesMax = 64 * 1024;
 /** Evidence is stored with every attempt: a longer body is kept as a truncated string. */
 export const evidenceBodyCharsMax = 2 * 1024;
 const errorCharsMax = 256;
@@ -25,13 +24,7 @@ export interface ExchangeResult {
 
 type Attempt = { kind: "answered"; httpStatus: number; text: string; tooLarge: boolean } | { kind: "failed"; error: string };
 
-/** `bytesMax`: how much of the answer is read; a statement page may be larger than a status answer. */
-export async function exchangeOnce(
-  fetcher: Fetcher,
-  spec: ExchangeRequest,
-  timeoutMs: number,
-  bytesMax = responseBytesMax,
-): Promise<ExchangeResult> {
+export async function exchangeOnce(fetcher: Fetcher, spec: ExchangeRequest, timeoutMs: number): Promise<ExchangeResult> {
   const startedAtMs = Date.now();
   const signal = AbortSignal.timeout(timeoutMs);
   // A redirect is not an answer of this API, and following it would resend the bearer token.
@@ -41,7 +34,7 @@ export async function exchangeOnce(
     try {
       const response = await fetcher(request);
       httpStatus = response.status;
-      const read = await readCapped(response, bytesMax);
+      const read = await readCappedText(response);
       return { kind: "answered", httpStatus: response.status, ...read };
     } catch (error) {
       return { kind: "failed", error: describeError(error) };
@@ -68,29 +61,6 @@ export async function exchangeOnce(
     exchange: { kind: "answered", httpStatus: result.httpStatus, body },
     evidence: { httpStatus: result.httpStatus, durationMs, body: evidenceBody(result.text, body), error: null },
   };
-}
-
-async function readCapped(response: Response, bytesMax: number): Promise<{ text: string; tooLarge: boolean }> {
-  if (response.body === null) return { text: "", tooLarge: false };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let bytesRead = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    bytesRead += value.byteLength;
-    if (bytesRead > bytesMax) {
-      await reader.cancel();
-      return { text: decode(chunks).slice(0, evidenceBodyCharsMax), tooLarge: true };
-    }
-  }
-  return { text: decode(chunks), tooLarge: false };
-}
-
-function decode(chunks: Uint8Array[]): string {
-  const decoder = new TextDecoder();
-  return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join("") + decoder.decode();
 }
 
 function answerBody(text: string, tooLarge: boolean): AnswerBody {

@@ -16,7 +16,7 @@ import type {
   StatementWindow,
   StatusOutcome,
 } from "./port.ts";
-import { readStatement, statementPageBytesMax, windowInstant } from "./statement.ts";
+import { readStatement, windowInstant } from "./statement.ts";
 import { classifyStatementPage } from "./statement-answers.ts";
 
 export interface HttpProviderOptions {
@@ -67,12 +67,7 @@ export function createHttpProvider(options: HttpProviderOptions): PixProvider {
       const query = `from=${encodeURIComponent(windowInstant(window.fromMs))}&to=${encodeURIComponent(windowInstant(window.toMs))}`;
       return readStatement("", async (cursor) => {
         const url = `${baseUrl}/pix?${query}${cursor === "" ? "" : `&cursor=${encodeURIComponent(cursor)}`}`;
-        const { exchange, evidence } = await exchangeOnce(
-          options.fetcher,
-          { url, method: "GET", headers, body: null },
-          options.timeoutMs,
-          statementPageBytesMax,
-        );
+        const { exchange, evidence } = await exchangeOnce(options.fetcher, { url, method: "GET", headers, body: null }, options.timeoutMs);
         return classifyStatementPage(exchange, evidence, cursor);
       });
     },

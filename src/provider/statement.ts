@@ -7,8 +7,6 @@ import type { ProviderAlert, ProviderEvidence, StatementItem, StatementOutcome }
 export const statementWindowMsMax = 24 * 60 * 60 * 1000;
 /** Pages one statement may take; a day of sends at a page size of 100 fits many times over. */
 export const statementPagesMax = 500;
-/** A statement page is a list, far larger than a status answer: its own read cap. */
-export const statementPageBytesMax = 1024 * 1024;
 
 export type PageRead<Cursor> =
   | { ok: true; items: StatementItem[]; next: Cursor | null }

@@ -14,7 +14,7 @@ import type {
   StatementWindow,
   StatusOutcome,
 } from "../port.ts";
-import { readStatement, statementPageBytesMax, windowInstant } from "../statement.ts";
+import { readStatement, windowInstant } from "../statement.ts";
 import { classifyEfiSend, classifyEfiStatus } from "./answers.ts";
 import { idEnvioOf } from "./money.ts";
 import { classifyEfiDetalhar, qrCodePayBody } from "./qrcode.ts";
@@ -56,7 +56,7 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
    * One call with a token; after a 401, one more with a fresh token (a PUT by idEnvio is
    * idempotent). The refused answer stays in the evidence beside the retry's: operators see both.
    */
-  async function call(request: Omit<ExchangeRequest, "headers">, bytesMax?: number): Promise<Called> {
+  async function call(request: Omit<ExchangeRequest, "headers">): Promise<Called> {
     let refusedEvidence: ProviderEvidence | null = null;
     const withEarlier = (evidence: ProviderEvidence): ProviderEvidence =>
       refusedEvidence === null
@@ -68,7 +68,7 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
         return { kind: "no_token", why: token.why, evidence: withEarlier(token.evidence), ...(token.alert ? { alert: token.alert } : {}) };
       const headers: Record<string, string> = { accept: "application/json", authorization: `Bearer ${token.accessToken}` };
       if (request.body !== null) headers["content-type"] = "application/json";
-      const { exchange, evidence } = await exchangeOnce(options.fetcher, { ...request, headers }, options.timeoutMs, bytesMax);
+      const { exchange, evidence } = await exchangeOnce(options.fetcher, { ...request, headers }, options.timeoutMs);
       const refused = exchange.kind === "answered" && exchange.httpStatus === 401;
       if (!refused || attempt >= 2) return { kind: "answered", exchange, evidence: withEarlier(evidence) };
       refusedEvidence = evidence;
@@ -112,10 +112,7 @@ export function createEfiProvider(options: EfiProviderOptions): PixProvider {
     async statement(window: StatementWindow): Promise<StatementOutcome> {
       const [inicio, fim] = [windowInstant(window.fromMs), windowInstant(window.toMs)];
       return readStatement(0, async (page) => {
-        const called = await call(
-          { url: `${baseUrl}${statementPath(inicio, fim, page)}`, method: "GET", body: null },
-          statementPageBytesMax,
-        );
+        const called = await call({ url: `${baseUrl}${statementPath(inicio, fim, page)}`, method: "GET", body: null });
         if (called.kind === "no_token") return { ok: false, why: called.why, evidence: called.evidence, ...alertOf(called) };
         return classifyEfiStatementPage(called.exchange, called.evidence, page);
       });
