@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
 import path from "node:path";
+import { redactUrlSecrets } from "../../src/lib/redact.ts";
 import { pipeLines } from "./prefixed-lines.ts";
 import { stopGroup } from "./process-group.ts";
 
@@ -71,8 +72,9 @@ export function startWranglerDev(options: WranglerDevOptions): WranglerDev {
   if (pid === undefined) throw new Error("could not spawn wrangler dev");
   // wrangler's own "Ready on <url>" comes before /healthz answers, and it says "updated and
   // ready" after each reload; reworded so the single `ready` line people and scripts look for
-  // is ours.
-  const rewrite = (line: string): string => line.replace(/\bReady on\b/, "listening on").replace(/\bupdated and ready\b/, "updated");
+  // is ours. Its request lines show each URL whole: Efí's webhook `hmac` is cut out of them.
+  const rewrite = (line: string): string =>
+    redactUrlSecrets(line.replace(/\bReady on\b/, "listening on").replace(/\bupdated and ready\b/, "updated"));
   pipeLines(child.stdout, process.stdout, "[wrangler] ", rewrite);
   pipeLines(child.stderr, process.stderr, "[wrangler] ", rewrite);
   const exited = new Promise<WranglerExit>((resolve) => {

@@ -6,6 +6,7 @@
 //   logTransfer(transferId, "events_delivered", { delivered }); // in a saga object
 //   logEvent("sweep", { poked });                               // the Worker's own work
 import type { Context } from "hono";
+import { redactUrlSecrets } from "./redact.ts";
 
 export type LogLevel = "info" | "warn" | "error";
 /** Bounds one log line (to about this many characters): a runaway field must not flood the log pipeline. */
@@ -36,7 +37,7 @@ export function logEvent(event: string, fields: Fields = {}, level: LogLevel = "
 
 function write(head: Fields, fields: Fields, level: LogLevel): void {
   // The head's keys come first and its values last: fields can neither reorder nor override them.
-  const line = serialise(Object.assign({ ...head }, fields, head), head);
+  const line = redactUrlSecrets(serialise(Object.assign({ ...head }, fields, head), head));
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);
   else console.log(line);

@@ -1,9 +1,11 @@
 // The one JSON logger (src/lib/log.ts): one line, the event and its id first and trusted, the
 // console method by level, and never a throw or a runaway line.
+
 import { Hono } from "hono";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { type RequestIdVariables, requestId } from "../../src/http/request-id.ts";
 import { log, logEvent, logLineLengthMax, logTransfer } from "../../src/lib/log.ts";
+import { redactUrlSecrets } from "../../src/lib/redact.ts";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -70,5 +72,29 @@ describe("logTransfer() and logEvent()", () => {
       { event: "sweep", poked: 3 },
     ]);
     expect(linesOf(error)).toEqual([{ event: "configuration_invalid" }]);
+  });
+});
+
+describe("secrets in logged URLs", () => {
+  it("cuts Efí's webhook hmac out of every URL in a line, /pix appended or not", () => {
+    const written = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const secret = "efi-webhook-hmac-0123456789abcdef";
+    logEvent(
+      "efi_webhook",
+      { url: `https://pix.example/webhooks/efi?hmac=${secret}&ignorar=`, error: `POST /webhooks/efi?hmac=${secret}/pix failed` },
+      "warn",
+    );
+    const line = String(written.mock.calls[0]?.[0]);
+    expect(line).not.toContain(secret);
+    expect(JSON.parse(line)).toEqual({
+      event: "efi_webhook",
+      url: "https://pix.example/webhooks/efi?hmac=[redacted]&ignorar=",
+      error: "POST /webhooks/efi?hmac=[redacted] failed",
+    });
+  });
+
+  it("cuts it out of wrangler's request lines too (npm start passes them through redactUrlSecrets)", () => {
+    const line = "[wrangler:info] POST /webhooks/efi/pix?HMAC=abc%2Fdef 200 OK (12ms)";
+    expect(redactUrlSecrets(line)).toBe("[wrangler:info] POST /webhooks/efi/pix?HMAC=[redacted] 200 OK (12ms)");
   });
 });
