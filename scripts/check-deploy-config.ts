@@ -34,6 +34,8 @@ if (config.preview_urls !== false) problems.push("preview_urls is not false");
 if (config.observability?.enabled !== true) problems.push("[observability] enabled is not true");
 if (config.upload_source_maps !== true) problems.push("upload_source_maps is not true");
 const vars = config.vars as Record<string, unknown>;
+if (vars.DEPLOYMENT !== "production")
+  problems.push('the top-level [vars] lack DEPLOYMENT = "production": the production marker (src/config/deployment.ts)');
 for (const local of ["SANDBOX_PROVIDER", "PROVIDER", "SANDBOX_CONFIRM_MS", "NEON_WS_PROXY"]) {
   if (local in vars) problems.push(`${local} is a top-level var: it belongs to [env.local] or to a secret`);
 }

@@ -6,6 +6,7 @@
 import { type EventsConfig, readEventsConfig } from "../events/config.ts";
 import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
 import type { SagaTimings } from "../saga/timings.ts";
+import { checkDeployment } from "./deployment.ts";
 import { readIntegerVariable } from "./integer.ts";
 import { type ConfigProblem, isSet, Problems } from "./problems.ts";
 import { type ProviderChoice, readProvider } from "./provider.ts";
@@ -63,6 +64,7 @@ export function parseConfig(env: Env): ConfigResult {
     readIntegerVariable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", env.OPS_CREDIT_APPROVAL_ABOVE_CENTS, 1_000_000, 0, Number.MAX_SAFE_INTEGER),
   );
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
+  checkDeployment(env, sandboxEnabled, problems);
   const provider = readProvider(env, sandboxEnabled, problems);
   checkClientAuth(env, production, problems);
   checkOperatorAuth(env, production, problems);

@@ -37,7 +37,14 @@ describe("parseConfig", () => {
 
   it("accepts the local database (NEON_WS_PROXY) with the sandbox off: production can be tried on one machine", () => {
     expect(env.NEON_WS_PROXY).toBeTruthy();
+    // The local environment of wrangler.toml is what makes it local.
+    expect(env.DEPLOYMENT).toBe("local");
     expect(parseConfig(productionEnv({ NEON_WS_PROXY: env.NEON_WS_PROXY })).ok).toBe(true);
+  });
+
+  it("accepts Neon's own endpoint, with no relay, in the production deployment", () => {
+    const neon = "postgresql://app:secret@ep-cool-river-123456-pooler.sa-east-1.aws.neon.tech/pix?sslmode=require";
+    expect(parseConfig(productionEnv({ DEPLOYMENT: "production", NEON_WS_PROXY: undefined, DATABASE_URL: neon })).ok).toBe(true);
   });
 
   it.each(misconfigurations)("refuses $name, naming $variable and never its value", ({ env: bad, variable }) => {

@@ -172,4 +172,21 @@ export const misconfigurations: Misconfiguration[] = [
     variable: "OPS_ALERT_SECRET",
   },
   { name: "a saga timing that is not an integer", env: productionEnv({ SAGA_DEADLINE_MS: "2h" }), variable: "SAGA_DEADLINE_MS" },
+  // The production marker (wrangler.toml's top-level DEPLOYMENT): no test seam survives it.
+  { name: "the sandbox on in the production deployment", env: { ...env, DEPLOYMENT: "production" }, variable: "SANDBOX_PROVIDER" },
+  {
+    name: "a local database relay in the production deployment",
+    env: productionEnv({ DEPLOYMENT: "production" }),
+    variable: "NEON_WS_PROXY",
+  },
+  {
+    name: "a database that is not Neon's in the production deployment",
+    env: productionEnv({ DEPLOYMENT: "production", NEON_WS_PROXY: undefined }),
+    variable: "DATABASE_URL",
+  },
+  {
+    name: "a local database relay with the sandbox off and no deployment marked local",
+    env: productionEnv({ DEPLOYMENT: undefined }),
+    variable: "NEON_WS_PROXY",
+  },
 ];
