@@ -1,16 +1,21 @@
 // `npm run smoke:start`: `npm start` from the outside, as a newcomer would use it. It must print
 // `ready: <url>` with /healthz at 200, and after a Ctrl-C (SIGINT to its whole process group,
 // as a terminal sends it) exit and leave no process behind: no postgres, wrangler or workerd.
-// It runs on a free port with its own data directory, so it never touches the dev database.
+// It runs on a free port with its own data directory, so it never touches the dev database,
+// and with a WEBHOOK_SECRET of its own in the environment, as black-box suites run it: a
+// `returned@sandbox.test` transfer must still get its money back through the sandbox's webhook.
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readDevVars } from "./lib/dev-vars.ts";
 import { freePort, isPortFree } from "./lib/free-port.ts";
 import { spawnNpmStart, waitForReadyLine } from "./lib/npm-start.ts";
 import { descendantsOf, listProcesses, type ProcessEntry, processKey, stillRunning } from "./lib/proc-table.ts";
+import { expectMoneyBack } from "./lib/returned-money.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const readyTimeoutMs = 90_000;
@@ -55,7 +60,9 @@ function requireStarted(pattern: RegExp, what: string): void {
 
 async function smoke(port: number, dataDir: string): Promise<void> {
   const startedAtMs = Date.now();
-  const child = spawnNpmStart(root, { PORT: String(port), PIX_DATA_DIR: dataDir });
+  // Not .dev.vars' key: the sandbox must sign with this one for its webhooks to be accepted.
+  const webhookSecret = `whsec_${randomBytes(32).toString("base64")}`;
+  const child = spawnNpmStart(root, { PORT: String(port), PIX_DATA_DIR: dataDir, WEBHOOK_SECRET: webhookSecret });
   const childPid = child.pid;
   if (childPid === undefined) throw new Error("could not spawn npm start");
   const snapshots = setInterval(() => recordDescendants(childPid), snapshotIntervalMs);
@@ -66,6 +73,10 @@ async function smoke(port: number, dataDir: string): Promise<void> {
     const health = await fetch(`${url}/healthz`);
     if (health.status !== 200) throw new Error(`/healthz answered ${health.status}`);
     log(`/healthz 200 ${JSON.stringify(await health.json())}`);
+    const devVars = await readDevVars(root);
+    const secret = (name: string): string => process.env[name] ?? devVars.get(name) ?? "";
+    const returnMs = await expectMoneyBack(url, { opsToken: secret("OPS_TOKEN"), jwtSecret: secret("JWT_SECRET") });
+    log(`with WEBHOOK_SECRET from the environment, returned@sandbox.test got its money back in ${returnMs} ms`);
     recordDescendants(childPid);
     requireStarted(/\/postgres -D /, "postgres");
     requireStarted(/\/workerd /, "workerd");

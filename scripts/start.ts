@@ -7,9 +7,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { contractOverrides, wranglerVarArgs } from "./lib/contract-vars.ts";
 import { startDatabase } from "./lib/database.ts";
-import { ensureDevVars } from "./lib/dev-vars.ts";
+import { ensureDevVars, readDevVars } from "./lib/dev-vars.ts";
 import { isPortFree } from "./lib/free-port.ts";
 import { startLocalCron } from "./lib/local-cron.ts";
+import { planSandboxWebhookKey } from "./lib/sandbox-webhook-key.ts";
 import { waitHealthy } from "./lib/wait-healthy.ts";
 import { startWranglerDev } from "./lib/wrangler-dev.ts";
 
@@ -40,16 +41,20 @@ async function run(): Promise<void> {
   const port = parsePort(process.env.PORT);
   const dataDir = path.resolve(root, process.env.PIX_DATA_DIR ?? ".data");
   if (await ensureDevVars(root)) log("created .dev.vars from .dev.vars.example");
+  const overrides = contractOverrides(process.env);
+  // Before anything starts: a sandbox whose webhooks the Worker would refuse is a reason to stop.
+  const sandboxKey = planSandboxWebhookKey(overrides, await readDevVars(root));
+  if (!sandboxKey.ok) throw new Error(sandboxKey.message);
   // wrangler would quietly move to another port; the URL we print must be the real one.
   if (!(await isPortFree(port))) throw new Error(`port ${port} is in use; stop what holds it or set PORT`);
 
-  const overrides = contractOverrides(process.env);
   const database = await startDatabase(overrides.get("DATABASE_URL"), dataDir, own);
   log(`database: ${database.description}; migrations applied`);
   abort.signal.throwIfAborted();
 
   const vars = new Map<string, string>([["DATABASE_URL", database.databaseUrl]]);
   if (database.wsProxy) vars.set("NEON_WS_PROXY", database.wsProxy);
+  for (const [name, value] of sandboxKey.vars) vars.set(name, value);
   for (const [name, value] of overrides) vars.set(name, value);
   if (overrides.size > 0) log(`from the environment: ${[...overrides.keys()].join(", ")}`);
 

@@ -5,6 +5,7 @@
 // the same way on a laptop and in production.
 import { type EventsConfig, readEventsConfig } from "../events/config.ts";
 import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
+import { firstWebhookSecret } from "../provider/webhook-signature.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { checkDeployment } from "./deployment.ts";
 import { readIntegerVariable } from "./integer.ts";
@@ -71,9 +72,9 @@ export function parseConfig(env: Env): ConfigResult {
   checkWebhookSecrets(env, provider, production, problems);
   checkSecretReuse(env, production, problems);
   const opsAlert = readOpsAlert(env, production, problems);
-  const sandboxWebhookSecret = sandboxEnabled && isSet(env.SANDBOX_WEBHOOK_SECRET) ? env.SANDBOX_WEBHOOK_SECRET.trim() : null;
+  const sandboxWebhookSecret = sandboxEnabled ? sandboxSigningKey(env) : null;
   if (sandboxEnabled && sandboxWebhookSecret === null) {
-    problems.add("SANDBOX_WEBHOOK_SECRET", "SANDBOX_WEBHOOK_SECRET is unset: the sandbox cannot sign its webhooks");
+    problems.add("SANDBOX_WEBHOOK_SECRET", "SANDBOX_WEBHOOK_SECRET and WEBHOOK_SECRET are unset: the sandbox cannot sign its webhooks");
   }
 
   if (
@@ -140,6 +141,15 @@ function checkWebhookSecrets(env: Env, provider: ProviderChoice | null, producti
   }
   // EVENTS_URL, and EVENTS_SECRET's form when it is used, are readEventsConfig's; these are the production rules.
   if (isSet(env.EVENTS_SECRET)) problems.add("EVENTS_SECRET", webhookSecretProblem("EVENTS_SECRET", env.EVENTS_SECRET, production));
+}
+
+/**
+ * The key the sandbox signs its webhooks with: SANDBOX_WEBHOOK_SECRET when set, else the first
+ * of WEBHOOK_SECRET's keys, so a WEBHOOK_SECRET set for a run is one the Worker then accepts.
+ */
+function sandboxSigningKey(env: Env): string | null {
+  if (isSet(env.SANDBOX_WEBHOOK_SECRET)) return env.SANDBOX_WEBHOOK_SECRET.trim();
+  return isSet(env.WEBHOOK_SECRET) ? firstWebhookSecret(env.WEBHOOK_SECRET.trim()) : null;
 }
 
 function readOpsAlert(env: Env, production: boolean, problems: Problems): Config["opsAlert"] {

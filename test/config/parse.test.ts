@@ -71,8 +71,18 @@ describe("parseConfig", () => {
     expect(result).toMatchObject({ ok: false, problems: [{ variable: "PROVIDER" }] });
   });
 
-  it("needs the sandbox's own webhook key while the sandbox is on", () => {
-    expect(parseConfig({ ...env, SANDBOX_WEBHOOK_SECRET: undefined })).toMatchObject({
+  it("signs the sandbox's webhooks with WEBHOOK_SECRET's first key unless SANDBOX_WEBHOOK_SECRET is set", () => {
+    const first = `whsec_${btoa("sandbox-first-key-0123456789abcdef")}`;
+    const second = `whsec_${btoa("sandbox-second-key-0123456789abcde")}`;
+    expect(parseConfig({ ...env, SANDBOX_WEBHOOK_SECRET: undefined, WEBHOOK_SECRET: `${first} ${second}` })).toMatchObject({
+      ok: true,
+      config: { sandboxWebhookSecret: first },
+    });
+    expect(parseConfig({ ...env, SANDBOX_WEBHOOK_SECRET: second, WEBHOOK_SECRET: `${first} ${second}` })).toMatchObject({
+      ok: true,
+      config: { sandboxWebhookSecret: second },
+    });
+    expect(parseConfig({ ...env, SANDBOX_WEBHOOK_SECRET: undefined, WEBHOOK_SECRET: undefined })).toMatchObject({
       ok: false,
       problems: [{ variable: "SANDBOX_WEBHOOK_SECRET" }],
     });
