@@ -119,6 +119,15 @@ describe("console pages", () => {
     expect((await postForm("/console/reconciliation", {}, cookie)).status).toBe(403);
   });
 
+  it("audit: shows the account's actions, and refuses a cursor it did not issue (an entry id included)", async () => {
+    const html = await pageText(`/console/audit?account_id=${accountId}`);
+    expect(html).toContain("account_created");
+    for (const cursor of ["1", "5", `${btoa("1").replaceAll("=", "")}.${"A".repeat(43)}`]) {
+      const refused = await getPage(`/console/audit?cursor=${encodeURIComponent(cursor)}`, cookie);
+      expect(refused.status, cursor).toBe(400);
+    }
+  });
+
   it("an unknown transfer or account is a 404 page", async () => {
     expect((await getPage(`/console/transfers/${crypto.randomUUID()}`, cookie)).status).toBe(404);
     expect((await getPage("/console/transfers/not-a-uuid", cookie)).status).toBe(404);
