@@ -68,9 +68,15 @@ function isCutOffAtTeardown(error: { name?: string; message?: string }): boolean
 
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
+/** Pure files: no workerd, no database (docs/testing.md). */
+const unitFiles = "test/**/*.unit.test.ts";
+
+const sharedWorker = timeouts;
+
 export default defineConfig({
   test: {
-    // One PostgreSQL and its proxies for both projects (a project's own setup would start another).
+    // One PostgreSQL and its proxies for every project that needs them (a project's own setup
+    // would start another); a run of the unit project alone starts none.
     globalSetup: ["./test/support/global-setup.ts"],
     // A saga's object may still be working when its test file ends (an alarm's last check): the
     // runner then cuts off what it was doing on the file's channel, a log line ("Closing rpc
@@ -82,35 +88,39 @@ export default defineConfig({
     silent: "passed-only",
     projects: [
       {
+        // Pure code in Node: the inner loop (`npm run test:unit`).
+        test: { name: "unit", include: [unitFiles], isolate: false, ...timeouts },
+      },
+      {
         plugins: [testWorker("neonWsProxy")],
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
-          ...timeouts,
+          exclude: [unitFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
+          ...sharedWorker,
         },
       },
       {
         // The same Worker with PROVIDER=efi: the sandbox's rows through the Efí adapter.
         plugins: [testWorker("neonWsProxy", efiBindings)],
-        test: { name: "efi", include: ["test/efi-sandbox/**/*.test.ts"], exclude: ["test/efi-sandbox/**/*storm*"], ...timeouts },
+        test: { name: "efi", include: ["test/efi-sandbox/**/*.test.ts"], exclude: ["test/efi-sandbox/**/*storm*"], ...sharedWorker },
       },
       {
         // The send gate's storm: 200 sends two at a time outlast the suite's 4 s deadline, and a
         // send timed out under load would keep its slot for a whole lease.
         plugins: [testWorker("neonWsProxy", { ...efiBindings, SAGA_DEADLINE_MS: "600000", PROVIDER_TIMEOUT_MS: "10000" })],
-        test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...timeouts },
+        test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...sharedWorker },
       },
       {
         plugins: [testWorker("neonWsProxy", {}, true)],
-        test: { name: "events", include: ["test/events/delivery/**/*.test.ts"], ...timeouts },
+        test: { name: "events", include: ["test/events/delivery/**/*.test.ts"], ...sharedWorker },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.
         // `npm test` runs their short versions; `npm run chaos` runs only this project, heavy.
         // Events are delivered here too: chaos checks that delivery completes once faults stop.
         plugins: [testWorker("faultWsProxy", {}, true)],
-        test: { name: "chaos", include: ["test/chaos/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 }, ...timeouts },
+        test: { name: "chaos", include: ["test/chaos/**/*.test.ts"], fileParallelism: false, sequence: { groupOrder: 1 }, ...sharedWorker },
       },
     ],
   },

