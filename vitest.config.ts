@@ -70,6 +70,8 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 /** Pure files: no workerd, no database (docs/testing.md). */
 const unitFiles = "test/**/*.unit.test.ts";
+/** Node code that needs the database (the migrator): Node, with the tests' cluster. */
+const nodeFiles = "test/**/*.node.test.ts";
 
 const sharedWorker = timeouts;
 
@@ -92,11 +94,14 @@ export default defineConfig({
         test: { name: "unit", include: [unitFiles], isolate: false, ...timeouts },
       },
       {
+        test: { name: "node", include: [nodeFiles], ...timeouts },
+      },
+      {
         plugins: [testWorker("neonWsProxy")],
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [unitFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
+          exclude: [unitFiles, nodeFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
           ...sharedWorker,
         },
       },
