@@ -1,5 +1,6 @@
 // Faults are not outcomes: a database that drops the saga's connections mid-step is retried,
-// never compensated for, and loses nothing.
+// never compensated for, and loses nothing. Both faults here are global (every saga's
+// connections, the sandbox's one outage), so the file runs in the chaos project, alone.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { describe, expect } from "vitest";
