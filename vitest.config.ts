@@ -73,13 +73,19 @@ const unitFiles = "test/**/*.unit.test.ts";
 /** Node code that needs the database (the migrator): Node, with the tests' cluster. */
 const nodeFiles = "test/**/*.node.test.ts";
 
-const sharedWorker = timeouts;
+/**
+ * The workerd projects share their Worker between files (`isolate: false`): a file must not
+ * count on a fresh object, a fresh database or fresh module state, only on ids of its own.
+ */
+const sharedWorker = { isolate: false, ...timeouts };
 
 export default defineConfig({
   test: {
     // One PostgreSQL and its proxies for every project that needs them (a project's own setup
     // would start another); a run of the unit project alone starts none.
     globalSetup: ["./test/support/global-setup.ts"],
+    // Two cores: one worker on each (vitest's default leaves one idle).
+    maxWorkers: 2,
     // A saga's object may still be working when its test file ends (an alarm's last check): the
     // runner then cuts off what it was doing on the file's channel, a log line ("Closing rpc
     // while onUserConsoleLog was pending") or a module lookup ("... resolve ..."). That error
