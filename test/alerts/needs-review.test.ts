@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { needsReviewEvent, noticeNeedsReview } from "../../src/alerts/needs-review.ts";
 import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
-import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { createTransfer, fundedAccount, type TransferJson } from "../support/api.ts";
+import { finalStateAtDeadline } from "../support/deadline.ts";
 import { captureLogs } from "../support/logs.ts";
 import { submittedRecord } from "../support/saga.ts";
 
@@ -117,7 +118,7 @@ describe("the saga announces needs_review", () => {
     const accountId = await fundedAccount(10_000);
     const created = await createTransfer(accountId, { amount_cents: 3_000, pix_key: "processing@sandbox.test", pix_key_type: "email" });
     const { id } = await created.json<TransferJson>();
-    expect((await waitForFinalState(accountId, id)).state).toBe("needs_review");
+    expect((await finalStateAtDeadline(accountId, id)).state).toBe("needs_review");
     const eventsFor = () =>
       lines.filter((line) => line.includes(`"event":"${needsReviewEvent}"`) && line.includes(id)).map((line) => JSON.parse(line));
     // The row turns needs_review a moment before the object logs it: wait for the line.

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { auditPageSchema } from "../../src/contract/schemas.ts";
 import { personHeaders } from "../support/access.ts";
-import { call, createTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { call, createTransfer, opsCall, type TransferJson } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
+import { finalStateAtDeadline } from "../support/deadline.ts";
 
 type AuditPage = z.infer<typeof auditPageSchema>;
 
@@ -36,7 +37,7 @@ describe("GET /ops/audit", () => {
     expect((await limits({ daily_cents: 3_000, night_starts_at: "22:00" })).status).toBe(200);
     const created = await createTransfer(accountId, { amount_cents: 1_000, pix_key: "processing@sandbox.test", pix_key_type: "email" });
     const transferId = (await created.json<TransferJson>()).id;
-    expect((await waitForFinalState(accountId, transferId)).state).toBe("needs_review");
+    expect((await finalStateAtDeadline(accountId, transferId)).state).toBe("needs_review");
     const resolved = await call(`/ops/transfers/${transferId}/resolve`, {
       method: "POST",
       headers: await personHeaders(ana),

@@ -18,6 +18,7 @@ import {
   type TransferJson,
   waitForFinalState,
 } from "../support/api.ts";
+import { finalStateAtDeadline } from "../support/deadline.ts";
 import { filePool } from "../support/pool-test.ts";
 
 /** Above the anti-fraud threshold these transfers open with: a first Pix to a new key waits for a person. */
@@ -133,7 +134,7 @@ describe("resolving a transfer held before anything was sent", () => {
     const accountId = await fundedAccount(10_000);
     const created = await createTransfer(accountId, { amount_cents: 1_000, pix_key: "processing@sandbox.test", pix_key_type: "email" });
     const id = (await created.json<TransferJson>()).id;
-    expect((await waitForFinalState(accountId, id)).state).toBe("needs_review");
+    expect((await finalStateAtDeadline(accountId, id)).state).toBe("needs_review");
     const refused = await resolve(id, { outcome: "approve", note: "send it" }, opsHeaders());
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { detail: string }).detail).toMatch(/already sent/);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import worker from "../../src/worker.ts";
 import { accessAssertion } from "../support/access.ts";
 import { baseUrl, call, createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { finalStateAtDeadline } from "../support/deadline.ts";
 import { csrfOf, postForm } from "./support.ts";
 
 const asPerson = async (path: string, email = "bia@fintech.example") =>
@@ -16,7 +17,7 @@ async function transferInReview(): Promise<{ accountId: string; transferId: stri
   const accountId = await fundedAccount(10_000);
   const created = await createTransfer(accountId, { amount_cents: 1_500, pix_key: "processing@sandbox.test", pix_key_type: "email" });
   const transferId = (await created.json<TransferJson>()).id;
-  expect((await waitForFinalState(accountId, transferId)).state).toBe("needs_review");
+  expect((await finalStateAtDeadline(accountId, transferId)).state).toBe("needs_review");
   return { accountId, transferId };
 }
 

@@ -1,7 +1,8 @@
 // Resolving from the console: refused without the session's CSRF token or from another origin,
 // a confirmation step before anything moves, then the result at once; the queue shows it first.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createTransfer, fundedAccount, getBalance, getTransfer, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { createTransfer, fundedAccount, getBalance, getTransfer, type TransferJson } from "../support/api.ts";
+import { finalStateAtDeadline } from "../support/deadline.ts";
 import { csrfFor, getPage, login, postForm } from "./support.ts";
 
 const amountCents = 4_321;
@@ -17,7 +18,7 @@ beforeAll(async () => {
   accountId = await fundedAccount(10_000);
   const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "processing@sandbox.test", pix_key_type: "email" });
   transferId = (await created.json<TransferJson>()).id;
-  expect((await waitForFinalState(accountId, transferId)).state).toBe("needs_review");
+  expect((await finalStateAtDeadline(accountId, transferId)).state).toBe("needs_review");
   resolvePath = `/console/transfers/${transferId}/resolve`;
 });
 

@@ -4,6 +4,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { createTransfer, fundedAccount, getBalance, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { finalStateAtDeadline } from "../support/deadline.ts";
 
 const amountCents = 3_000;
 
@@ -11,7 +12,7 @@ async function transferInReview(): Promise<{ accountId: string; id: string }> {
   const accountId = await fundedAccount(10_000);
   const created = await createTransfer(accountId, { amount_cents: amountCents, pix_key: "processing@sandbox.test", pix_key_type: "email" });
   const { id } = await created.json<TransferJson>();
-  const final = await waitForFinalState(accountId, id);
+  const final = await finalStateAtDeadline(accountId, id);
   expect(final.state).toBe("needs_review");
   expect(await getBalance(accountId)).toMatchObject({
     balance_cents: 10_000,
