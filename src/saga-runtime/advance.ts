@@ -10,10 +10,11 @@ import type { SendSlot } from "../provider/send-gate/send-slot.ts";
 import { scheduledRunAtMs } from "../saga/schedule.ts";
 import { isInFlight } from "../saga/states.ts";
 import type { SagaTimings } from "../saga/timings.ts";
-import { type SagaChange, type SagaEvent, type SagaView, transition } from "../saga/transition.ts";
+import { type SagaChange, type SagaView, type SendKind, transition } from "../saga/transition.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 import { runScheduledTransfer } from "../transfers/scheduled.ts";
 import { applyChange, type ProviderCallRecord } from "../transfers/store.ts";
+import { brCodeCheckOf } from "./pinned-br-code.ts";
 
 export interface SagaPorts {
   db: Queryable;
@@ -48,7 +49,14 @@ export function viewOf(saga: SagaRecord): SagaView {
           eveningRunAtMs: scheduledRunAtMs(saga.scheduledFor, saga.id, "evening"),
         }
       : null;
-  return { state: saga.state, deadlineAtMs: saga.deadlineAtMs, checksMade: saga.checksMade, lastSentAtMs: saga.lastSentAtMs, schedule };
+  return {
+    state: saga.state,
+    deadlineAtMs: saga.deadlineAtMs,
+    checksMade: saga.checksMade,
+    lastSentAtMs: saga.lastSentAtMs,
+    schedule,
+    pinnedBrCode: saga.brCode !== undefined,
+  };
 }
 
 export function orderOf(saga: SagaRecord): PixOrder {
@@ -75,9 +83,18 @@ function callRecord(kind: "send" | "status", outcome: SendOutcome | StatusOutcom
   };
 }
 
-/** Persists a decided change; a state mismatch means another step got there first: adopt it. */
-async function persist(ports: SagaPorts, saga: SagaRecord, change: SagaChange, call: ProviderCallRecord | null): Promise<SagaRecord> {
-  const evidence = call ? { provider_call: call.kind, outcome: call.outcome, http_status: call.httpStatus } : null;
+/**
+ * Persists a decided change; a state mismatch means another step got there first: adopt it.
+ * `evidence` is the history row's, when no provider call of its own explains the change.
+ */
+async function persist(
+  ports: SagaPorts,
+  saga: SagaRecord,
+  change: SagaChange,
+  call: ProviderCallRecord | null,
+  stepEvidence: Record<string, unknown> | null = null,
+): Promise<SagaRecord> {
+  const evidence = call ? { provider_call: call.kind, outcome: call.outcome, http_status: call.httpStatus } : stepEvidence;
   const result = await applyChange(ports.db, saga.id, saga.state, { ...change, sent: call?.kind === "send", evidence }, call);
   if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
   return result.saga;
@@ -90,23 +107,53 @@ async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   if (!command) return saga;
   if (command.type === "persist") return persist(ports, saga, command.change, null);
   if (command.type === "run_scheduled") return runScheduled(ports, saga, command.retryAtMs);
-  let event: SagaEvent;
-  let call: ProviderCallRecord;
-  if (command.type === "send_to_provider") {
-    const outcome = await sendThroughGate(ports, saga);
-    event = { type: "send_answered", outcome };
-    call = noticed(ports, saga, callRecord("send", outcome), outcome);
-  } else if (command.type === "check_provider_status") {
-    const outcome = await ports.provider.status(orderOf(saga));
-    event = { type: "status_answered", outcome };
-    call = noticed(ports, saga, callRecord("status", outcome), outcome);
-  } else {
-    return saga;
-  }
-  const answered = transition(viewOf(saga), event, ports.nowMs(), ports.timings);
+  if (command.type === "send_to_provider") return send(ports, saga);
+  if (command.type === "check_br_code") return checkBrCode(ports, saga, command.before);
+  if (command.type !== "check_provider_status") return saga;
+  const outcome = await ports.provider.status(orderOf(saga));
+  const call = noticed(ports, saga, callRecord("status", outcome), outcome);
+  const answered = transition(viewOf(saga), { type: "status_answered", outcome }, ports.nowMs(), ports.timings);
   const write = answered.commands.find((c) => c.type === "persist");
   const persisted = write ? await persist(ports, saga, write.change, call) : saga;
-  return answered.commands.some((c) => c.type === "resend_to_provider") ? resend(ports, persisted) : persisted;
+  // After a not-found past the grace window: the check is recorded, then the same id is sent again.
+  const then = answered.commands.find((c) => c.type === "resend_to_provider" || c.type === "check_br_code");
+  if (then?.type === "resend_to_provider") return send(ports, persisted, "resend");
+  if (then?.type === "check_br_code") return checkBrCode(ports, persisted, then.before);
+  return persisted;
+}
+
+/**
+ * Sends with the transfer id and persists the answer: the first send from funds_reserved, or a
+ * resend after a not-found (the check that decided it is already recorded).
+ */
+async function send(ports: SagaPorts, saga: SagaRecord, kind: SendKind = "send"): Promise<SagaRecord> {
+  const outcome = await sendThroughGate(ports, saga);
+  const call = noticed(ports, saga, callRecord("send", outcome), outcome);
+  const type = kind === "send" ? "send_answered" : "resend_answered";
+  const answered = transition(viewOf(saga), { type, outcome }, ports.nowMs(), ports.timings);
+  const write = answered.commands.find((c) => c.type === "persist");
+  return write ? persist(ports, saga, write.change, call) : saga;
+}
+
+/**
+ * Resolves the transfer's dynamic BR Code again and lets the core judge it before `before`: an
+ * unchanged charge is sent at once; a changed one, or no answer, is persisted with what the
+ * provider said. Outside any transaction, like every provider call.
+ */
+async function checkBrCode(ports: SagaPorts, saga: SagaRecord, before: SendKind): Promise<SagaRecord> {
+  if (saga.brCode === undefined) throw new Error(`saga ${saga.id} has no BR Code to check`);
+  const resolution = await ports.provider.resolveBrCode(saga.brCode);
+  const outcome = brCodeCheckOf(saga, resolution);
+  const decided = transition(viewOf(saga), { type: "br_code_checked", before, outcome }, ports.nowMs(), ports.timings);
+  const write = decided.commands.find((c) => c.type === "persist");
+  if (write) {
+    const evidence = { br_code_check: outcome, http_status: resolution.evidence.httpStatus, answer: resolution.evidence.body };
+    return persist(ports, saga, write.change, null, evidence);
+  }
+  const next = decided.commands[0];
+  if (next?.type === "send_to_provider") return send(ports, saga);
+  if (next?.type === "resend_to_provider") return send(ports, saga, "resend");
+  return saga;
 }
 
 /** A scheduled transfer's day came: rules and hold now, in the São Paulo day and minute of the run. */
@@ -114,15 +161,6 @@ async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: numbe
   const result = await runScheduledTransfer(ports.db, saga.id, saoPauloClock(ports.nowMs()), ports.rules, retryAtMs);
   if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
   return result.saga;
-}
-
-/** Sends again with the same id (the check that decided it is already recorded). */
-async function resend(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
-  const outcome = await sendThroughGate(ports, saga);
-  const call = noticed(ports, saga, callRecord("send", outcome), outcome);
-  const answered = transition(viewOf(saga), { type: "resend_answered", outcome }, ports.nowMs(), ports.timings);
-  const write = answered.commands.find((c) => c.type === "persist");
-  return write ? persist(ports, saga, write.change, call) : saga;
 }
 
 /** Raises the outcome's alert, if any, beside the step: an alert never changes the saga. */

@@ -22,3 +22,14 @@ export type StatusAnswer =
   | { kind: "not_found"; afterGrace: NotFoundSettlement }
   | { kind: "processing" }
   | { kind: "unknown"; why: string };
+
+/**
+ * A dynamic BR Code resolved again just before a send, against what the transfer holds (its
+ * amount, key and key type, and that the charge can still be paid).
+ */
+export type BrCodeCheck =
+  | { kind: "unchanged" }
+  /** The charge asks for something else now, or is gone: `what` says which. */
+  | { kind: "changed"; what: string }
+  /** The provider said nothing definitive (timeout, 5xx, a malformed answer): ask again later. */
+  | { kind: "unknown"; why: string };

@@ -1,7 +1,7 @@
 // The saga core's vocabulary: what it reads (SagaView), what happens to it (SagaEvent), and
 // what it decides (Transition: the state and the commands, a persisted SagaChange among them).
 // Types only; transition.ts holds the rules and re-exports these, so callers import one module.
-import type { SendAnswer, StatusAnswer } from "./answers.ts";
+import type { BrCodeCheck, SendAnswer, StatusAnswer } from "./answers.ts";
 import type { OperatorOutcome } from "./operator-outcome.ts";
 import type { FailureReason, TransferState } from "./states.ts";
 
@@ -14,7 +14,15 @@ export interface SagaView {
   lastSentAtMs: number | null;
   /** A scheduled transfer's runs; null for every other state. */
   schedule: ScheduleView | null;
+  /**
+   * The transfer pays a dynamic BR Code: the receiver can change its charge until the Pix
+   * leaves, so every send and resend is preceded by resolving it again (`check_br_code`).
+   */
+  pinnedBrCode: boolean;
 }
+
+/** Which send a BR Code check comes before: the first (from funds_reserved) or a resend after a not-found. */
+export type SendKind = "send" | "resend";
 
 export interface ScheduleView {
   /** The recorded next run: the early slot of its day, or the evening retry after a short run. */
@@ -34,6 +42,8 @@ export type SagaEvent =
   | { type: "status_answered"; outcome: StatusAnswer }
   /** The answer to sending again with the same id after a not-found past the grace window. */
   | { type: "resend_answered"; outcome: SendAnswer }
+  /** A dynamic BR Code resolved again before `before`, compared with what the transfer holds. */
+  | { type: "br_code_checked"; before: SendKind; outcome: BrCodeCheck }
   | { type: "operator_resolved"; outcome: OperatorOutcome; note: string };
 
 export type Actor = "saga" | "provider" | "operator";
@@ -68,6 +78,8 @@ export type SagaCommand =
   | { type: "check_provider_status" }
   /** Send again with the same id: the provider said it has no such payment after the grace window. */
   | { type: "resend_to_provider" }
+  /** Resolve the dynamic BR Code again; only a charge that still asks for what was held is then sent. */
+  | { type: "check_br_code"; before: SendKind }
   | { type: "persist"; change: SagaChange };
 
 export interface Transition {

@@ -4,8 +4,9 @@
 // it, check until sure; only a definitive provider answer (or not_found after the grace
 // window, settled as the provider's adapter says: release, or send again and let only a
 // definitive refusal of that send release) compensates; the deadline sends an inconclusive
-// saga to needs_review, hold kept.
-import type { SendAnswer, StatusAnswer } from "./answers.ts";
+// saga to needs_review, hold kept. A dynamic BR Code is resolved again before every send and
+// resend: a charge that asks for anything else than what was held is not paid.
+import type { BrCodeCheck, SendAnswer, StatusAnswer } from "./answers.ts";
 import { resolveRefusal } from "./operator-outcome.ts";
 
 export type { OperatorOutcome, ResolveRefusal } from "./operator-outcome.ts";
@@ -13,9 +14,9 @@ export { resolveRefusal } from "./operator-outcome.ts";
 
 import { type FailureReason, isTerminal, type TransferState } from "./states.ts";
 import { checkDelayMs, type SagaTimings } from "./timings.ts";
-import type { Actor, SagaChange, SagaEvent, SagaView, Transition } from "./transition-types.ts";
+import type { Actor, SagaChange, SagaCommand, SagaEvent, SagaView, SendKind, Transition } from "./transition-types.ts";
 
-export type { Actor, SagaChange, SagaCommand, SagaEvent, SagaView, ScheduleView, Transition } from "./transition-types.ts";
+export type { Actor, SagaChange, SagaCommand, SagaEvent, SagaView, ScheduleView, SendKind, Transition } from "./transition-types.ts";
 
 const nothing = (saga: SagaView): Transition => ({ state: saga.state, commands: [] });
 
@@ -72,6 +73,44 @@ function confirmed(
   sent: Partial<SagaChange> = {},
 ): Transition {
   return persisted(saga, change(saga, { ...sent, path, ledger: "settle", endToEndId, reason, actor: "provider" }));
+}
+
+/** The failure code of a transfer whose dynamic BR Code no longer asks for what was held. */
+export const brCodeChangedCode = "br_code_changed";
+
+/**
+ * The command that sends (or resends) now. A dynamic BR Code's charge can be raised, moved to
+ * another key or removed by its receiver until the Pix leaves, and the provider pays it as it is
+ * then: so the code is resolved again first, and only what was held is ever paid.
+ */
+function sendNow(saga: SagaView, before: SendKind): SagaCommand {
+  if (saga.pinnedBrCode) return { type: "check_br_code", before };
+  return before === "send" ? { type: "send_to_provider" } : { type: "resend_to_provider" };
+}
+
+/**
+ * The code resolved again. Unchanged: send. Changed (amount, key, no longer payable): nothing is
+ * sent and the hold is released; a resend comes only after the provider said it holds no
+ * payment under this id, and the first send never leaves funds_reserved with a payment made
+ * unless its answer was lost to a crash (docs/br-code.md). Unknown is not a change: nothing is
+ * sent now, the code is asked again with the saga's backoff, and the deadline hands it to a
+ * person with the hold kept.
+ */
+function onBrCodeChecked(saga: SagaView, before: SendKind, outcome: BrCodeCheck, nowMs: number, timings: SagaTimings): Transition {
+  switch (outcome.kind) {
+    case "unchanged":
+      return { state: saga.state, commands: [before === "send" ? { type: "send_to_provider" } : { type: "resend_to_provider" }] };
+    case "changed":
+      return compensate(
+        saga,
+        "not_sent",
+        brCodeChangedCode,
+        `BR Code changed before the ${before} (${outcome.what}); nothing sent`,
+        "saga",
+      );
+    case "unknown":
+      return checkLater(saga, nowMs, timings, `BR Code not resolved before the ${before} (${outcome.why}); nothing sent`);
+  }
 }
 
 function onSendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, timings: SagaTimings): Transition {
@@ -147,7 +186,7 @@ function resendAfterGrace(saga: SagaView, nowMs: number, timings: SagaTimings): 
     reason: "provider has no such payment after the grace window; sending again",
     actor: "saga",
   });
-  return { state: saga.state, commands: [{ type: "persist", change: record }, { type: "resend_to_provider" }] };
+  return { state: saga.state, commands: [{ type: "persist", change: record }, sendNow(saga, "resend")] };
 }
 
 function onResendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, timings: SagaTimings): Transition {
@@ -207,7 +246,7 @@ export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timi
   switch (event.type) {
     case "due":
       if (saga.state === "scheduled") return runScheduled(saga, nowMs);
-      if (saga.state === "funds_reserved") return { state: saga.state, commands: [{ type: "send_to_provider" }] };
+      if (saga.state === "funds_reserved") return { state: saga.state, commands: [sendNow(saga, "send")] };
       if (saga.state === "submitted") return { state: saga.state, commands: [{ type: "check_provider_status" }] };
       // A compensation that did not finish is retried until it does: it is local and idempotent.
       // The failure reason recorded when compensation began is kept (null keeps it).
@@ -220,6 +259,11 @@ export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timi
       return saga.state === "submitted" ? onStatusAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
     case "resend_answered":
       return saga.state === "submitted" ? onResendAnswered(saga, event.outcome, nowMs, timings) : nothing(saga);
+    case "br_code_checked": {
+      // A check counts only in the state its send starts from; a late one changes nothing.
+      const from = event.before === "send" ? "funds_reserved" : "submitted";
+      return saga.state === from && saga.pinnedBrCode ? onBrCodeChecked(saga, event.before, event.outcome, nowMs, timings) : nothing(saga);
+    }
     case "operator_resolved":
       if (resolveRefusal(saga, event.outcome) !== null) return nothing(saga);
       // Held before sending (anti-fraud): approval means "send it now".

@@ -9,7 +9,14 @@ import { persistedChange, sendOutcome, statusOutcome } from "./fixtures.ts";
 const timings: SagaTimings = { firstCheckDelayMs: 1_000, checkDelayMsMax: 8_000, deadlineMs: 90_000, notFoundGraceMs: 5_000 };
 const deadlineAtMs = 100_000;
 const sentAtMs = 10_000;
-const submitted: SagaView = { state: "submitted", deadlineAtMs, checksMade: 2, lastSentAtMs: sentAtMs, schedule: null };
+const submitted: SagaView = {
+  state: "submitted",
+  deadlineAtMs,
+  checksMade: 2,
+  lastSentAtMs: sentAtMs,
+  schedule: null,
+  pinnedBrCode: false,
+};
 
 function resendAnswered(outcome: ReturnType<(typeof sendOutcome)[keyof typeof sendOutcome]>, nowMs = 20_000) {
   const event: SagaEvent = { type: "resend_answered", outcome };

@@ -14,6 +14,7 @@ const scheduled: SagaView = {
   checksMade: 0,
   lastSentAtMs: null,
   schedule: { runAtMs, shortRuns: 0, eveningRunAtMs },
+  pinnedBrCode: false,
 };
 const due: SagaEvent = { type: "due" };
 

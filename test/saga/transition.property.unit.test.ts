@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { SendOutcome, StatusOutcome } from "../../src/provider/port.ts";
+import type { BrCodeCheck } from "../../src/saga/answers.ts";
 import { assertPath, type TransferState, transferStates } from "../../src/saga/states.ts";
 import type { SagaTimings } from "../../src/saga/timings.ts";
 import { type SagaEvent, type SagaView, transition } from "../../src/saga/transition.ts";
@@ -26,11 +27,23 @@ const statusOutcomeArb: fc.Arbitrary<StatusOutcome> = fc.oneof(
   text.map((why) => statusOutcome.unknown(why)),
 );
 
+const brCodeCheckArb: fc.Arbitrary<BrCodeCheck> = fc.oneof(
+  fc.constant<BrCodeCheck>({ kind: "unchanged" }),
+  text.map((what): BrCodeCheck => ({ kind: "changed", what })),
+  text.map((why): BrCodeCheck => ({ kind: "unknown", why })),
+);
+
 // Status answers and alarms are the common case; weighted so long inconclusive runs happen.
 const eventArb: fc.Arbitrary<SagaEvent> = fc.oneof(
   { arbitrary: fc.constant<SagaEvent>({ type: "due" }), weight: 3 },
   { arbitrary: sendOutcomeArb.map((outcome): SagaEvent => ({ type: "send_answered", outcome })), weight: 2 },
   { arbitrary: statusOutcomeArb.map((outcome): SagaEvent => ({ type: "status_answered", outcome })), weight: 5 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom("send" as const, "resend" as const), brCodeCheckArb)
+      .map(([before, outcome]): SagaEvent => ({ type: "br_code_checked", before, outcome })),
+    weight: 1,
+  },
   {
     arbitrary: fc
       .tuple(fc.constantFrom("sent" as const, "not_sent" as const, "approve" as const), text)
@@ -66,10 +79,11 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
     deadlineInMs: fc.integer({ min: -20_000, max: 200_000 }),
     checksMade: fc.integer({ min: 0, max: 60 }),
     sentAgoMs: fc.option(fc.integer({ min: 0, max: 50_000 })),
+    pinnedBrCode: fc.boolean(),
     timings: timingsArb,
     steps: fc.array(fc.record({ afterMs: fc.integer({ min: 0, max: 30_000 }), event: eventArb }), { maxLength: 40 }),
   })
-  .map(({ startMs, state, deadlineInMs, checksMade, sentAgoMs, timings, steps }) => ({
+  .map(({ startMs, state, deadlineInMs, checksMade, sentAgoMs, pinnedBrCode, timings, steps }) => ({
     startMs,
     view: {
       state,
@@ -79,13 +93,15 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       // A scheduled transfer's run: due around the start, its evening slot later.
       schedule:
         state === "scheduled" ? { runAtMs: startMs + deadlineInMs, shortRuns: checksMade % 2, eveningRunAtMs: startMs + 100_000 } : null,
+      pinnedBrCode,
     },
     timings,
     steps,
   }));
 
 function isUnknownAnswer(event: SagaEvent): boolean {
-  return (event.type === "send_answered" || event.type === "status_answered") && event.outcome.kind === "unknown";
+  const answer = event.type === "send_answered" || event.type === "status_answered" || event.type === "br_code_checked";
+  return answer && event.outcome.kind === "unknown";
 }
 
 /** Runs a scenario, checking every step; `check` adds per-step assertions. */
@@ -190,7 +206,7 @@ describe("transition: properties over random event sequences", () => {
     );
   });
 
-  it("never releases or compensates on an unknown send or status outcome", () => {
+  it("never releases or compensates on an unknown send, status or BR Code outcome", () => {
     everyStep((_before, event, _nowMs, result) => {
       if (!isUnknownAnswer(event)) return;
       const change = persistedChange(result);
@@ -198,6 +214,26 @@ describe("transition: properties over random event sequences", () => {
       expect(change?.path ?? []).not.toContain("compensating");
       expect(change?.path ?? []).not.toContain("compensated");
       expect(change?.failureReason ?? null).toBeNull();
+    });
+  });
+
+  it("sends a dynamic BR Code only right after a check found it unchanged, and a key transfer without one", () => {
+    everyStep((before, event, _nowMs, result) => {
+      const sends = result.commands.filter((c) => c.type === "send_to_provider" || c.type === "resend_to_provider");
+      const checks = result.commands.filter((c) => c.type === "check_br_code");
+      if (!before.pinnedBrCode) expect(checks).toEqual([]);
+      if (sends.length === 0 || !before.pinnedBrCode) return;
+      expect(event).toMatchObject({ type: "br_code_checked", outcome: { kind: "unchanged" } });
+    });
+  });
+
+  it("a changed BR Code ends compensated not_sent br_code_changed, whenever a check counts", () => {
+    everyStep((_before, event, _nowMs, result) => {
+      if (event.type !== "br_code_checked" || event.outcome.kind !== "changed") return;
+      const change = persistedChange(result);
+      if (change === null) return;
+      expect(change).toMatchObject({ ledger: "release", failureReason: "not_sent", failureCode: "br_code_changed" });
+      expect(result.state).toBe("compensated");
     });
   });
 

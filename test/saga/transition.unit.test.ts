@@ -24,10 +24,10 @@ const afterDeadlineMs = 150_000;
 function viewOf(state: TransferState): SagaView {
   if (state === "scheduled") {
     const schedule = { runAtMs: 15_000, shortRuns: 0, eveningRunAtMs: 30_000 };
-    return { state, deadlineAtMs, checksMade: 0, lastSentAtMs: null, schedule };
+    return { state, deadlineAtMs, checksMade: 0, lastSentAtMs: null, schedule, pinnedBrCode: false };
   }
   const sent = state !== "started" && state !== "funds_reserved" && state !== "canceled";
-  return { state, deadlineAtMs, checksMade: sent ? 2 : 0, lastSentAtMs: sent ? sentAtMs : null, schedule: null };
+  return { state, deadlineAtMs, checksMade: sent ? 2 : 0, lastSentAtMs: sent ? sentAtMs : null, schedule: null, pinnedBrCode: false };
 }
 
 // biome-ignore format: a table reads best as a grid
@@ -358,7 +358,14 @@ describe("transition: whole sagas, driven by the clock", () => {
   }
 
   // As transfer_open leaves a transfer whose hold succeeded, its first check due at once.
-  const start: SagaView = { state: "funds_reserved", deadlineAtMs: 50_000, checksMade: 0, lastSentAtMs: null, schedule: null };
+  const start: SagaView = {
+    state: "funds_reserved",
+    deadlineAtMs: 50_000,
+    checksMade: 0,
+    lastSentAtMs: null,
+    schedule: null,
+    pinnedBrCode: false,
+  };
   const due: SagaEvent = { type: "due" };
   const processing: SagaEvent = { type: "status_answered", outcome: statusOutcome.processing() };
 
