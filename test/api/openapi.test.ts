@@ -164,6 +164,7 @@ describe("GET /openapi.json", () => {
         path.startsWith("/sandbox/provider/pix") ||
         path.startsWith("/sandbox/provider/dict/") ||
         path === "/sandbox/provider/outage" ||
+        path === "/sandbox/provider/charges/{txid}" ||
         path === "/sandbox/provider/br-codes/resolve"
       )
         continue;

@@ -4,6 +4,7 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { dynamicBrCode } from "../support/br-codes.ts";
 
 const base = "http://example.com/sandbox/efi";
 
@@ -81,5 +82,43 @@ describe("the sandbox's Efí statement", () => {
     const missing = await exports.default.fetch(new Request(`${base}/v2/gn/pix/enviados?inicio=2026-12-01T00:00:00Z`, { headers: bearer }));
     expect(missing.status).toBe(400);
     expect(await missing.json()).toMatchObject({ nome: "parametros_invalidos" });
+  });
+});
+
+describe("the sandbox's Efí charges (PATCH /v2/cob/:txid)", () => {
+  async function efi(path: string, method: string, body: unknown): Promise<Response> {
+    const headers = { authorization: `Bearer ${await accessToken()}`, "content-type": "application/json" };
+    return exports.default.fetch(new Request(`${base}${path}`, { method, headers, body: JSON.stringify(body) }));
+  }
+
+  it("lets the receiver raise a live charge and move it to another key, as detalhar then shows, revision by revision", async () => {
+    const code = dynamicBrCode(`cobranca-${crypto.randomUUID().slice(0, 8)}`, 600);
+    const detalhar = await efi("/v2/gn/qrcodes/detalhar", "POST", { pixCopiaECola: code });
+    const before = await detalhar.json<{ txid: string; revisao: number; status: string; valor: { original: string } }>();
+    expect(before).toMatchObject({ revisao: 0, status: "ATIVA", valor: { original: "6.00" } });
+    const patched = await efi(`/v2/cob/${before.txid}`, "PATCH", { valor: { original: "650.00" }, chave: "mule@example.com" });
+    expect(patched.status).toBe(200);
+    expect(await patched.json()).toMatchObject({ txid: before.txid, revisao: 1, status: "ATIVA", chave: "mule@example.com" });
+    const after = await efi("/v2/gn/qrcodes/detalhar", "POST", { pixCopiaECola: code });
+    expect(await after.json()).toMatchObject({ revisao: 1, valor: { original: "650.00" }, chave: "mule@example.com" });
+  });
+
+  it("shows a removed charge as REMOVIDA_PELO_USUARIO_RECEBEDOR and refuses to pay it, 400 QrcodeOperacaoInvalida", async () => {
+    const code = dynamicBrCode(`cobranca-${crypto.randomUUID().slice(0, 8)}`, 700);
+    const { txid } = await (await efi("/v2/gn/qrcodes/detalhar", "POST", { pixCopiaECola: code })).json<{ txid: string }>();
+    const removed = await efi(`/v2/cob/${txid}`, "PATCH", { status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+    expect(await removed.json()).toMatchObject({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+    const detalhar = await efi("/v2/gn/qrcodes/detalhar", "POST", { pixCopiaECola: code });
+    expect(await detalhar.json()).toMatchObject({ status: "REMOVIDA_PELO_USUARIO_RECEBEDOR" });
+    const idEnvio = crypto.randomUUID().replaceAll("-", "");
+    const paid = await efi(`/v2/gn/pix/${idEnvio}/qrcode`, "PUT", { pagador: { chave: "pagador@sandbox.test" }, pixCopiaECola: code });
+    expect(paid.status).toBe(400);
+    expect(await paid.json()).toMatchObject({ type: expect.stringMatching(/\/QrcodeOperacaoInvalida$/), status: 400 });
+  });
+
+  it("refuses a change it cannot read, 400 in the Pix API's words", async () => {
+    const response = await efi("/v2/cob/sandbox0123456789abcdef01234567", "PATCH", { valor: { original: "abc" } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ type: expect.stringMatching(/\/CobOperacaoInvalida$/) });
   });
 });

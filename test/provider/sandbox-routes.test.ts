@@ -1,6 +1,7 @@
 // The sandbox's own HTTP surface: absent unless enabled, inspection endpoints, input checks.
 import { exports } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
+import { dynamicBrCode } from "../support/br-codes.ts";
 import { drainSandboxWebhooks, orderFor, sandboxAdapter, sandboxBaseUrl, sandboxEnv, sandboxFetcher } from "./support.ts";
 
 afterAll(drainSandboxWebhooks);
@@ -81,5 +82,46 @@ describe("sandbox routes", () => {
     expect(await conflict.json()).toEqual({ code: "idempotency_conflict" });
     const view = await call(new Request(`${sandboxBaseUrl}/payments/${order.idempotencyKey}`));
     expect(await view.json()).toMatchObject({ send_calls: 2, made: true });
+  });
+});
+
+describe("sandbox charges (PATCH /sandbox/provider/charges/:txid)", () => {
+  const json = (method: string, path: string, body: unknown) =>
+    call(new Request(`${sandboxBaseUrl}${path}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+
+  it("lets the receiver change a live charge: resolve and the send then see it, and a removed one is refused", async () => {
+    const brCode = dynamicBrCode(`cobranca-${crypto.randomUUID().slice(0, 8)}`, 900);
+    const { txid } = await (await json("POST", "/br-codes/resolve", { br_code: brCode })).json<{ txid: string }>();
+    const changed = await json("PATCH", `/charges/${txid}`, { amount_cents: 1_900, pix_key: "Mule@Example.com", pix_key_type: "email" });
+    expect(await changed.json()).toEqual({
+      txid,
+      amount_cents: 1_900,
+      pix_key: "mule@example.com",
+      pix_key_type: "email",
+      status: "active",
+      revision: 1,
+    });
+    expect(await (await json("POST", "/br-codes/resolve", { br_code: brCode })).json()).toMatchObject({
+      amount_cents: 1_900,
+      pix_key: "mule@example.com",
+    });
+    const atTheOldAmount = await json("PUT", `/pix/${crypto.randomUUID()}`, { amount_cents: 900, br_code: brCode });
+    expect(atTheOldAmount.status).toBe(422);
+    expect(await atTheOldAmount.json()).toEqual({ code: "amount_mismatch" });
+
+    expect((await json("PATCH", `/charges/${txid}`, { status: "removed" })).status).toBe(200);
+    const resolved = await json("POST", "/br-codes/resolve", { br_code: brCode });
+    expect(resolved.status).toBe(422);
+    expect(await resolved.json()).toEqual({ code: "removed" });
+    const paid = await json("PUT", `/pix/${crypto.randomUUID()}`, { amount_cents: 1_900, br_code: brCode });
+    expect(await paid.json()).toEqual({ code: "removed" });
+  });
+
+  it("answers 400 {code} to a change it cannot read", async () => {
+    for (const body of [{ pix_key: "mule@example.com" }, { amount_cents: 0 }, { status: "paid" }, { other: 1 }]) {
+      const response = await json("PATCH", "/charges/sandbox0123", body);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ code: "invalid_request" });
+    }
   });
 });

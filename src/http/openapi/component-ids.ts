@@ -54,6 +54,7 @@ export const requestComponentIds = [
   "ProviderSendRequest",
   "ProviderResolveRequest",
   "SandboxOutageRequest",
+  "SandboxChargeChangeRequest",
   "ProviderReconciliationRequest",
   "CaseDecisionRequest",
 ] as const;

@@ -3,7 +3,7 @@
 
 import type { z } from "zod";
 import * as responses from "../../contract/schemas.ts";
-import { outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
+import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
@@ -72,6 +72,7 @@ const requestSchemas = {
   ProviderSendRequest: sendBodySchema,
   ProviderResolveRequest: resolveBodySchema,
   SandboxOutageRequest: outageBodySchema,
+  SandboxChargeChangeRequest: chargeChangeBodySchema,
   ProviderReconciliationRequest: providerReconciliationBody,
   CaseDecisionRequest: caseDecisionBody,
 } as const satisfies Record<RequestComponentId, z.ZodType>;

@@ -7,7 +7,8 @@
 //   anything else       a random key (EVP) derived from the URL
 //
 // The amount is the code's own (field 54; none: the payer chooses), the merchant its 59 and 60,
-// the txid its own or one derived from the URL. Pure.
+// the txid its own or one derived from the URL. Pure; what a receiver changed in the charge
+// since is laid over it by txid (charges.ts).
 import type { PixKeyType } from "../../lib/ids.ts";
 import { parseBrCode } from "../../pix/br-code.ts";
 import { staticKeyOf } from "../../pix/static-key.ts";
@@ -19,6 +20,10 @@ export interface SandboxResolvedCode {
   merchantName: string;
   merchantCity: string;
   txid: string;
+  /** Changes the receiver made to the charge (charges.ts); 0 for a charge as its code says. */
+  revision: number;
+  /** The receiver removed the charge: nothing can pay it. */
+  removed: boolean;
 }
 
 export type SandboxResolution =
@@ -43,6 +48,8 @@ export function resolveSandboxBrCode(text: string): SandboxResolution {
       merchantName: code.merchantName,
       merchantCity: code.merchantCity,
       txid: code.txid ?? `sandbox${hexOf(code.url, 3)}`.slice(0, 35),
+      revision: 0,
+      removed: false,
     },
   };
 }
@@ -78,17 +85,14 @@ function hexOf(text: string, words: number): string {
 export type SandboxPayee = { ok: true; pixKey: string; pixKeyType: PixKeyType } | { ok: false; httpStatus: 400 | 422 | 503; code: string };
 
 /**
- * Who a send pays: its key, or what its BR Code resolves to. A code's amount is the charge's:
- * a send of another amount is refused (`amount_mismatch`), as a PSP paying a charge would.
+ * Who a send of a BR Code pays: what the code resolves to now (`resolved`, its charge's changes
+ * included). A code's amount is the charge's: a send of another amount is refused
+ * (`amount_mismatch`), as a PSP paying a charge would; a removed charge is refused (`removed`).
  */
-export function payeeOfSend(
-  send: { amountCents: number } & ({ pixKey: string; pixKeyType: PixKeyType } | { brCode: string }),
-): SandboxPayee {
-  if (!("brCode" in send)) return { ok: true, pixKey: send.pixKey, pixKeyType: send.pixKeyType };
-  const resolved = resolveSandboxBrCode(send.brCode);
+export function payeeOfCode(amountCents: number, resolved: SandboxResolution): SandboxPayee {
   if (!resolved.ok) return resolved;
   const { payment } = resolved;
-  if (payment.amountCents !== null && payment.amountCents !== send.amountCents)
-    return { ok: false, httpStatus: 422, code: "amount_mismatch" };
+  if (payment.removed) return { ok: false, httpStatus: 422, code: "removed" };
+  if (payment.amountCents !== null && payment.amountCents !== amountCents) return { ok: false, httpStatus: 422, code: "amount_mismatch" };
   return { ok: true, pixKey: payment.pixKey, pixKeyType: payment.pixKeyType };
 }

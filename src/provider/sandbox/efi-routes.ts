@@ -4,11 +4,18 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { configuredOrThrow } from "../../config/isolate.ts";
+import { staticKeyOf } from "../../pix/static-key.ts";
 import { centsFromValor, transferIdOfIdEnvio } from "../efi/money.ts";
 import { statementWindowMsMax } from "../statement.ts";
-import { resolveSandboxBrCode } from "./br-codes.ts";
-import { efiDetalharAnswer, efiPayRefusal } from "./efi-br-codes.ts";
-import { answerWith, sandbox } from "./reply.ts";
+import {
+  efiChargeAnswer,
+  efiCobProblem,
+  efiDetalharAnswer,
+  efiPayRefusal,
+  efiRemovedChargePayAnswer,
+  removedStatus,
+} from "./efi-br-codes.ts";
+import { answerWith, resolveLive, sandbox } from "./reply.ts";
 
 const idEnvioSchema = z.string().regex(/^[a-zA-Z0-9]{1,35}$/);
 const sendSchema = z.object({
@@ -91,9 +98,10 @@ sandboxEfiRoutes.put("/v2/gn/pix/:idEnvio/qrcode", async (c) => {
   const idEnvio = idEnvioSchema.safeParse(c.req.param("idEnvio"));
   const body = qrCodePaySchema.safeParse(await c.req.json().catch(() => null));
   if (!idEnvio.success || !body.success) return c.json({ nome: "qrcode_invalido", mensagem: "Requisição inválida." }, 400);
-  const resolved = resolveSandboxBrCode(body.data.pixCopiaECola);
+  const resolved = await resolveLive(c, body.data.pixCopiaECola);
   if (!resolved.ok) return answerWith(c, efiPayRefusal(resolved.code));
   const { payment } = resolved;
+  if (payment.removed) return answerWith(c, efiRemovedChargePayAnswer);
   if (payment.amountCents === null) return c.json({ nome: "valor_invalido", mensagem: "A cobrança não tem valor." }, 400);
   const provider = sandbox(c);
   await provider.sendStarted();
@@ -114,11 +122,36 @@ sandboxEfiRoutes.put("/v2/gn/pix/:idEnvio/qrcode", async (c) => {
   }
 });
 
-// Decoding a BR Code: a dynamic code's charge, resolved from the code alone.
+// Decoding a BR Code: a dynamic code's charge as it is now (its receiver's changes included).
 sandboxEfiRoutes.post("/v2/gn/qrcodes/detalhar", async (c) => {
   const body = z.object({ pixCopiaECola: z.string().min(1).max(512) }).safeParse(await c.req.json().catch(() => null));
   if (!body.success) return answerWith(c, efiDetalharAnswer({ ok: false, httpStatus: 400, code: "invalid_br_code" }));
-  return answerWith(c, efiDetalharAnswer(resolveSandboxBrCode(body.data.pixCopiaECola)));
+  return answerWith(c, efiDetalharAnswer(await resolveLive(c, body.data.pixCopiaECola)));
+});
+
+/** `PATCH /v2/cob/:txid` as the Pix API shapes it; only what a receiver changes before a payment is read. */
+const cobPatchSchema = z.object({
+  valor: z.object({ original: z.string() }).optional(),
+  chave: z.string().min(1).max(77).optional(),
+  status: z.literal(removedStatus).optional(),
+});
+
+// The receiver's side of a dynamic charge (the sandbox's test seam in Efí's words): raise its
+// amount, move it to another key, or remove it, while it is live.
+sandboxEfiRoutes.patch("/v2/cob/:txid", async (c) => {
+  const txid = c.req.param("txid");
+  const body = cobPatchSchema.safeParse(await c.req.json().catch(() => null));
+  const amountCents = body.success && body.data.valor !== undefined ? centsFromValor(body.data.valor.original) : undefined;
+  const key = body.success && body.data.chave !== undefined ? staticKeyOf(body.data.chave) : undefined;
+  if (!/^[A-Za-z0-9]{1,35}$/.test(txid) || !body.success || amountCents === null || (amountCents ?? 1) < 1 || key?.ok === false) {
+    return answerWith(c, efiCobProblem);
+  }
+  const change = {
+    ...(amountCents === undefined ? {} : { amountCents }),
+    ...(key?.ok ? { key: { pixKey: key.pixKey, pixKeyType: key.pixKeyType } } : {}),
+    ...(body.data.status === undefined ? {} : { removed: true as const }),
+  };
+  return answerWith(c, efiChargeAnswer(await sandbox(c).changeCharge(txid, change)));
 });
 
 sandboxEfiRoutes.get("/v2/gn/pix/enviados/id-envio/:idEnvio", async (c) => {

@@ -20,6 +20,7 @@ import {
   statusAnswer,
 } from "./answers.ts";
 import { behaviourFor } from "./behaviours.ts";
+import { type ChargeChange, ChargeStore, type SandboxCharge } from "./charges.ts";
 import { efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
 import { deliverEfiWebhook } from "./efi-webhook-delivery.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
@@ -54,6 +55,7 @@ export interface WebhookAttemptReport {
 
 export class SandboxProvider extends DurableObject<Env> {
   private readonly store: PaymentStore;
+  private readonly charges: ChargeStore;
   /** Sends being answered right now, and the most seen at once (PROVIDER_SEND_CONCURRENCY's proof). */
   private sendsInFlight = 0;
   private sendsInFlightMax = 0;
@@ -61,6 +63,17 @@ export class SandboxProvider extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new PaymentStore(ctx.storage.sql);
+    this.charges = new ChargeStore(ctx.storage.sql);
+  }
+
+  /** What a receiver changed in the dynamic charge `txid` since its code was made; null: nothing. */
+  async charge(txid: string): Promise<SandboxCharge | null> {
+    return this.charges.find(txid);
+  }
+
+  /** A receiver changes (or removes) a live dynamic charge, as a PSP lets it until the Pix leaves. */
+  async changeCharge(txid: string, change: ChargeChange): Promise<SandboxCharge> {
+    return this.charges.change(txid, change);
   }
 
   /** Records a send (idempotent by key) and says how to answer it. */
