@@ -2,6 +2,7 @@
 // pasted BR Code. A static code names its key; a dynamic one is resolved through the provider
 // first, outside any transaction, so the rules and the hold see the amount it asks for. A
 // replay of a dynamic code is not resolved again: a single-use code, once paid, would be refused.
+// A dynamic code cannot be scheduled: its charge may change or end before the day comes.
 import type { Context } from "hono";
 import type { PixKeyType } from "../lib/ids.ts";
 import { normalisePixKey } from "../pix/key.ts";
@@ -36,10 +37,18 @@ export async function payeeOf(
   body: PayeeFields,
   description: string | null,
   idempotencyKey: string,
+  scheduled: boolean,
 ): Promise<PayeeResult> {
   if (body.br_code === undefined) return keyPayee(c, body, description);
   const parsed = parseBrCodeInput(c, body.br_code);
   if (!parsed.ok) return parsed;
+  if (parsed.kind === "dynamic" && scheduled) {
+    const message = "a dynamic BR Code cannot be scheduled: its charge is paid as it is when the Pix leaves";
+    return {
+      ok: false,
+      response: problem(c, 400, { type: "invalid-br-code", detail: message, errors: [{ field: "br_code", message }] }),
+    };
+  }
   // The request as the client wrote it (the code trimmed, its amount as given): the same
   // request again is a replay, whatever the provider would answer now.
   const text = parsed.kind === "static" ? parsed.code.text : parsed.text;

@@ -151,7 +151,7 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
   const candidateId = crypto.randomUUID();
   const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, Date.now());
   if (!scheduled.ok) return validationProblem(c, [{ field: "scheduled_for", message: scheduled.message }]);
-  const found = await payeeOf(c, body, description, idempotencyKey);
+  const found = await payeeOf(c, body, description, idempotencyKey, scheduled.schedule !== null);
   if (!found.ok) return found.response;
   const { payee } = found;
   if (payee.amountCents > amountMaxCents) {

@@ -125,6 +125,17 @@ export function waitForFinalState(accountId: string, id: string, timeoutMs = 15_
   );
 }
 
+/** Polls the public API until the transfer is in `state` (a step on its way). */
+export function waitForState(accountId: string, id: string, state: string, timeoutMs = 10_000): Promise<TransferJson> {
+  return pollTransfer(
+    accountId,
+    id,
+    timeoutMs,
+    (t) => t.state === state,
+    (t) => `still ${t.state}, never ${state}`,
+  );
+}
+
 /** Polls the public API until `returned_cents` reaches `cents` (the sandbox returns in real time). */
 export function waitForReturned(accountId: string, id: string, cents: number, timeoutMs = 10_000): Promise<TransferJson> {
   return pollTransfer(

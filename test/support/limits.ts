@@ -4,10 +4,12 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
+import type { PixKeyType } from "../../src/lib/ids.ts";
 import { localClockFields } from "../../src/limits/clock.ts";
 import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
 import { limitsFor, setLimits } from "../../src/limits/store.ts";
 import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";
+import type { OpenBrCode } from "../../src/transfers/store.ts";
 import { opsCall, type TransferJson } from "./api.ts";
 
 export const happyKey = { pix_key: "100.000.001-08", pix_key_type: "cpf" as const };
@@ -17,21 +19,25 @@ export function putLimits(accountId: string, body: Record<string, unknown>): Pro
   return opsCall(`/ops/accounts/${accountId}/limits`, { method: "PUT", body: JSON.stringify(body) });
 }
 
+/** Whom a transfer opened by `startAt` pays: a key (an email, else a CPF), or a key a BR Code resolved to. */
+export type StartPayee = string | { pixKey: string; pixKeyType: PixKeyType; brCode: OpenBrCode };
+
 /** Opens a transfer through the saga object with a chosen clock. */
 export function startAt(
   accountId: string,
   amountCents: number,
   isoInstant: string,
   rules: Partial<RuleSettings> = {},
-  pixKey = "100.000.001-08",
+  payee: StartPayee = "100.000.001-08",
 ): Promise<StartResult> {
   const id = crypto.randomUUID();
+  const paid =
+    typeof payee === "string" ? { pixKey: payee, pixKeyType: payee.includes("@") ? ("email" as const) : ("cpf" as const) } : payee;
   return env.TRANSFER_SAGA.getByName(id).start({
     id,
     accountId,
     amountCents,
-    pixKey,
-    pixKeyType: pixKey.includes("@") ? "email" : "cpf",
+    ...paid,
     description: null,
     idempotencyKey: crypto.randomUUID(),
     requestFingerprint: "fp",
