@@ -3,9 +3,10 @@
 // keeps the hold and asks again on unknown, while a wrong "rejected" would release money that
 // left and a wrong "accepted" would settle money that did not.
 import { z } from "zod";
+import { staticKeyOf } from "../pix/static-key.ts";
 import type { NotFoundSettlement } from "../saga/answers.ts";
 import { type ProviderReturn, returnsPerAnswerMax } from "../saga/returns.ts";
-import type { PixOrder, ProviderEvidence, SendOutcome, StatusOutcome } from "./port.ts";
+import type { PixOrder, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "./port.ts";
 import { returnReasonOf } from "./return-reason.ts";
 
 /** What one HTTP exchange produced, before any judgement. */
@@ -22,6 +23,7 @@ const providerCodeSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/);
 const echoedOrder = {
   amount_cents: z.number().int().optional(),
   idempotency_key: z.string().optional(),
+  pix_key: z.string().max(140).optional(),
 };
 
 const sendAcceptedBodySchema = z.object({
@@ -97,10 +99,40 @@ export function inconclusiveStatus(httpStatus: number): { why: string; alert?: "
   return isCredentialsRefusal(httpStatus) ? { why, alert: "credentials_refused" } : { why };
 }
 
-/** An echoed amount or key that differs from ours means the answer is about another order. */
-function contradictsOrder(body: { amount_cents?: number | undefined; idempotency_key?: string | undefined }, order: PixOrder): boolean {
-  if (body.amount_cents !== undefined && body.amount_cents !== order.amountCents) return true;
-  return body.idempotency_key !== undefined && body.idempotency_key !== order.idempotencyKey;
+/**
+ * A key a provider names differs from the order's. Only a key read the way the API stores keys
+ * counts: a spelling we cannot read proves nothing about where the money went.
+ */
+export function namesAnotherKey(raw: string | undefined, order: PixOrder): boolean {
+  if (raw === undefined) return false;
+  const key = staticKeyOf(raw.trim());
+  return key.ok && key.pixKey !== order.pixKey;
+}
+
+/**
+ * An answer that contradicts the order is about another order, or about money that left as
+ * something else than was held: unknown either way (never success). Another amount or key is
+ * the second, so it also raises the critical `order_mismatch` alert.
+ */
+export function contradiction(
+  why: Contradiction | null,
+  evidence: ProviderEvidence,
+): { kind: "unknown"; why: string; evidence: ProviderEvidence; alert?: ProviderAlert } | null {
+  if (why === null) return null;
+  if (why === "order_mismatch") return { kind: "unknown", why: "contradicts_order", evidence, alert: "order_mismatch" };
+  return { kind: "unknown", why: "contradicts_order", evidence };
+}
+
+/** Why an answer is not about the order: another order altogether, or another amount or key for it. */
+export type Contradiction = "another_order" | "order_mismatch";
+
+function contradictsOrder(
+  body: { amount_cents?: number | undefined; idempotency_key?: string | undefined; pix_key?: string | undefined },
+  order: PixOrder,
+): Contradiction | null {
+  if (body.idempotency_key !== undefined && body.idempotency_key !== order.idempotencyKey) return "another_order";
+  if (body.amount_cents !== undefined && body.amount_cents !== order.amountCents) return "order_mismatch";
+  return namesAnotherKey(body.pix_key, order) ? "order_mismatch" : null;
 }
 
 export type UsableAnswer = { usable: true; httpStatus: number; body: AnswerBody } | { usable: false; why: string };
@@ -130,7 +162,8 @@ export function classifySend(order: PixOrder, exchange: ProviderExchange, eviden
     // A 2xx we cannot read may still mean the Pix was made: unknown, never success.
     const accepted = parseBody(sendAcceptedBodySchema, body);
     if (accepted === null) return { kind: "unknown", why: "malformed_body", evidence };
-    if (contradictsOrder(accepted, order)) return { kind: "unknown", why: "contradicts_order", evidence };
+    const contradicted = contradiction(contradictsOrder(accepted, order), evidence);
+    if (contradicted !== null) return contradicted;
     return { kind: "accepted", status: accepted.status, endToEndId: accepted.end_to_end_id ?? null, evidence };
   }
   if (isDefinitiveRejection(httpStatus)) {
@@ -189,7 +222,8 @@ export function classifyStatus(order: PixOrder, exchange: ProviderExchange, evid
   const read = readStatusAnswer(exchange, evidence, statusReading);
   if ("outcome" in read) return read.outcome;
   const status = read.body;
-  if (contradictsOrder(status, order)) return { kind: "unknown", why: "contradicts_order", evidence };
+  const contradicted = contradiction(contradictsOrder(status, order), evidence);
+  if (contradicted !== null) return contradicted;
   const returns = status.returns ?? [];
   if (returnsExceed(returns, order.amountCents)) return { kind: "unknown", why: "returns_exceed_amount", evidence };
   switch (status.status) {

@@ -30,11 +30,13 @@ export interface ProviderEvidence {
 }
 
 /**
- * Our own misconfiguration seen in an answer, never the payment's fate: the provider refused our
- * credentials (401/403), or refused our own payer key (Efí `chave_invalida`). A person must act;
- * the saga never reads it (src/alerts/provider-misconfigured.ts does).
+ * What a person must act on, seen in an answer; the saga never reads it (src/alerts/ does). Our
+ * own misconfiguration, never the payment's fate: the provider refused our credentials
+ * (401/403), or our own payer key (Efí `chave_invalida`). Or `order_mismatch`: a send or status
+ * answer names another amount or key than the order, so money may have left as something else
+ * than was held (critical; the answer itself counts as unknown).
  */
-export type ProviderAlert = "credentials_refused" | "payer_key_invalid";
+export type ProviderAlert = "credentials_refused" | "payer_key_invalid" | "order_mismatch";
 
 export type SendOutcome = SendAnswer & { evidence: ProviderEvidence; alert?: ProviderAlert };
 

@@ -23,7 +23,7 @@ export interface SagaPorts {
   /** The Pix rules' defaults, for a scheduled transfer's run on its day. */
   rules: RuleSettings;
   nowMs: () => number;
-  /** Our own misconfiguration seen in a provider answer (src/alerts/provider-misconfigured.ts). */
+  /** What a person must act on, seen in a provider answer (src/alerts/: misconfiguration, an order mismatch). */
   alert?: (saga: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => void;
   /** Runs a send inside the provider's concurrency limit (src/provider/send-gate/slot.ts). */
   sendSlot?: SendSlot;

@@ -1,6 +1,7 @@
 // The saga's ports as the transfer's object wires them: its database session, the configured
-// provider and send gate, the clock, and the misconfigured-provider alert.
+// provider and send gate, the clock, and the alerts a provider's answer can raise.
 
+import { noticeOrderMismatch } from "../alerts/order-mismatch.ts";
 import { noticeProviderMisconfigured } from "../alerts/provider-misconfigured.ts";
 import type { AlertRuntime } from "../alerts/schedule.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
@@ -17,7 +18,10 @@ export function sagaPorts(env: Env, runtime: AlertRuntime, db: Queryable): SagaP
     timings: config.sagaTimings,
     rules: config.rules,
     nowMs: () => Date.now(),
-    alert: (saga, alert, call) => noticeProviderMisconfigured(env, runtime, saga, alert, call),
+    alert: (saga, alert, call) =>
+      alert === "order_mismatch"
+        ? noticeOrderMismatch(env, runtime, saga, call)
+        : noticeProviderMisconfigured(env, runtime, saga, alert, call),
     sendSlot: sendSlotFor(env, config.providerTimeoutMs),
   };
 }

@@ -30,6 +30,8 @@ function unknown(why: string): Record<string, unknown> {
 function credentialsRefused(why: string): Record<string, unknown> {
   return { kind: "unknown", why, alert: "credentials_refused" };
 }
+/** Another amount or key than the order's: unknown, and the critical alert. */
+const orderMismatch = { kind: "unknown", why: "contradicts_order", alert: "order_mismatch" };
 function rejected(code: string): Record<string, unknown> {
   return { kind: "rejected", code };
 }
@@ -58,12 +60,22 @@ describe("classifySend", () => {
       { kind: "accepted", status: "processing", endToEndId: null },
     ],
     [
-      "200 with another amount is unknown: the answer is about some other order",
+      "200 with another amount is unknown and a critical alert: money may leave as something else than was held",
       answered(200, json({ status: "confirmed", amount_cents: 2501 })),
-      unknown("contradicts_order"),
+      orderMismatch,
     ],
     [
-      "200 with another idempotency key is unknown",
+      "200 naming another key is unknown and a critical alert",
+      answered(200, json({ status: "processing", pix_key: "mule@example.com" })),
+      orderMismatch,
+    ],
+    [
+      "200 naming our key in another spelling is accepted",
+      answered(200, json({ status: "processing", pix_key: " Ana@Example.com" })),
+      { kind: "accepted", status: "processing", endToEndId: null },
+    ],
+    [
+      "200 with another idempotency key is unknown: the answer is about some other order, no alert",
       answered(200, json({ status: "confirmed", idempotency_key: "someone-else" })),
       unknown("contradicts_order"),
     ],
@@ -178,9 +190,14 @@ describe("classifyStatus", () => {
     ],
     ["200 processing is processing", answered(200, json({ status: "processing", end_to_end_id: null })), { kind: "processing" }],
     [
-      "200 confirmed for another amount is unknown, never a settlement",
+      "200 confirmed for another amount is unknown, never a settlement, and a critical alert",
       answered(200, json({ status: "confirmed", amount_cents: 250 })),
-      unknown("contradicts_order"),
+      orderMismatch,
+    ],
+    [
+      "200 confirmed to another key is unknown and a critical alert",
+      answered(200, json({ status: "confirmed", pix_key: "mule@example.com" })),
+      orderMismatch,
     ],
     ["200 with junk is unknown", answered(200, json({ state: "ok" })), unknown("malformed_body")],
     [

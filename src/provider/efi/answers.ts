@@ -3,8 +3,11 @@
 // Efí-specific: 409 `id_envio_duplicado` means the Pix exists; only Efí's own not-found body
 // is not found, settled after the grace window by sending again; `chave_invalida` is our key.
 import {
+  type Contradiction,
+  contradiction,
   inconclusiveStatus,
   isCredentialsRefusal,
+  namesAnotherKey,
   type ProviderExchange,
   parseBody,
   readStatusAnswer,
@@ -34,10 +37,11 @@ const efiStatusReading = {
   body: statusBodySchema,
 } satisfies StatusReading<unknown>;
 
-/** An answer about another idEnvio or another amount is about another order. */
-function contradicts(order: PixOrder, idEnvio: string | undefined, valor: string): boolean {
-  if (idEnvio !== undefined && idEnvio.toLowerCase() !== idEnvioOf(order.idempotencyKey)) return true;
-  return centsFromValor(valor) !== order.amountCents;
+/** An answer about another idEnvio is about another order; another valor or chave, about money that left as something else. */
+function contradicts(order: PixOrder, idEnvio: string | undefined, valor: string, chave?: string): Contradiction | null {
+  if (idEnvio !== undefined && idEnvio.toLowerCase() !== idEnvioOf(order.idempotencyKey)) return "another_order";
+  if (centsFromValor(valor) !== order.amountCents) return "order_mismatch";
+  return namesAnotherKey(chave, order) ? "order_mismatch" : null;
 }
 
 export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evidence: ProviderEvidence): SendOutcome {
@@ -49,9 +53,9 @@ export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evi
     const accepted = parseBody(sendAcceptedSchema, body);
     if (accepted === null) return { kind: "unknown", why: "malformed_body", evidence };
     const endToEndId = endToEndIdOf(accepted);
-    if (endToEndId === "conflict" || contradicts(order, accepted.idEnvio, accepted.valor)) {
-      return { kind: "unknown", why: "contradicts_order", evidence };
-    }
+    const contradicted = contradiction(contradicts(order, accepted.idEnvio, accepted.valor), evidence);
+    if (contradicted !== null) return contradicted;
+    if (endToEndId === "conflict") return { kind: "unknown", why: "contradicts_order", evidence };
     // Whatever status the send carries, the status check settles it: a send only says "held".
     return { kind: "accepted", status: "processing", endToEndId, evidence };
   }
@@ -75,8 +79,9 @@ export function classifyEfiStatus(order: PixOrder, exchange: ProviderExchange, e
   const status = read.body;
   const endToEndId = endToEndIdOf(status);
   const idEnvio = status.idEnvio ?? status.gnExtras?.idEnvio;
-  if (endToEndId === "conflict" || contradicts(order, idEnvio, status.valor))
-    return { kind: "unknown", why: "contradicts_order", evidence };
+  const contradicted = contradiction(contradicts(order, idEnvio, status.valor, status.chave ?? status.favorecido?.chave), evidence);
+  if (contradicted !== null) return contradicted;
+  if (endToEndId === "conflict") return { kind: "unknown", why: "contradicts_order", evidence };
   switch (status.status) {
     case "REALIZADO": {
       const returns = efiReturns(status.devolucoes ?? []);

@@ -56,6 +56,9 @@ export const statusBodySchema = z.object({
   endToEndId: endToEndIdSchema.nullish(),
   valor: valorSchema,
   status: efiStatusSchema,
+  /** Whom it paid: the key at the top level (as the sandbox answers) or under `favorecido`. */
+  chave: z.string().max(140).optional(),
+  favorecido: z.object({ chave: z.string().max(140).optional() }).optional(),
   gnExtras: z
     .object({
       idEnvio: z.string().optional(),
