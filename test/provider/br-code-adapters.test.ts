@@ -145,5 +145,8 @@ describe("resolve answers neither sandbox gives", () => {
     const active = { ...charge, status: "ATIVA", valor: { original: "1.00", final: "1.10" } };
     expect(classifyEfiDetalhar(answered(200, active), evidence)).toMatchObject({ kind: "resolved", payment: { amountCents: 110 } });
     expect(classifyEfiDetalhar(answered(400, "<html>"), evidence)).toMatchObject({ kind: "unknown" });
+    const gone = { type: "https://pix.bcb.gov.br/api/v2/error/CobNaoEncontrado", title: "Cobrança não encontrada", status: 404 };
+    expect(classifyEfiDetalhar(answered(404, gone), evidence)).toMatchObject({ kind: "refused", code: "CobNaoEncontrado" });
+    expect(classifyEfiDetalhar(answered(404, "<html>"), evidence)).toMatchObject({ kind: "unknown", why: "http_404_not_efi" });
   });
 });

@@ -40,8 +40,12 @@ const refusalSchema = z.union([
 /** A charge that can still be paid; any other status (CONCLUIDA, REMOVIDA_...) is refused. */
 const payableStatus = "ATIVA";
 
-/** 429 is Efí's empty bucket (`BaldeFichasVazio`): not now, no verdict. 408 and 425 likewise. */
-const inconclusiveStatuses: ReadonlySet<number> = new Set([404, 408, 425, 429]);
+/**
+ * 429 is Efí's empty bucket (`BaldeFichasVazio`): not now, no verdict. 408 and 425 likewise. A
+ * 404 refuses only in Efí's words (a charge it no longer has, `.../CobNaoEncontrado`): a
+ * gateway's page or a wrong base URL says nothing, as any other 4xx without them.
+ */
+const inconclusiveStatuses: ReadonlySet<number> = new Set([408, 425, 429]);
 
 export function classifyEfiDetalhar(exchange: ProviderExchange, evidence: ProviderEvidence): BrCodeResolution {
   const answer = usableAnswer(exchange);
