@@ -6,12 +6,18 @@ import type { BrCodeResolution } from "../provider/port.ts";
 import type { BrCodeCheck } from "../saga/answers.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 
+/** Refusals that say the charge was paid (Efí's CONCLUIDA, a generic `paid`), by whoever paid it. */
+const paidCodePattern = /concluida|paid|pago/i;
+
 export function brCodeCheckOf(held: Pick<SagaRecord, "amountCents" | "pixKey" | "pixKeyType">, resolution: BrCodeResolution): BrCodeCheck {
   switch (resolution.kind) {
     case "unknown":
       return { kind: "unknown", why: resolution.why };
     case "refused":
-      // Paid, expired, removed: the provider's own word that the charge cannot be paid now.
+      // A charge already paid may have been paid by this very transfer (a send whose answer was
+      // lost, a status read that lags): not a change; the status checks will say whose it was.
+      if (paidCodePattern.test(resolution.code)) return { kind: "unknown", why: `charge paid (${resolution.code})` };
+      // Expired, removed, unknown: the provider's own word that the charge cannot be paid now.
       return { kind: "changed", what: `no longer payable: ${resolution.code}` };
     case "resolved": {
       const now = resolution.payment;

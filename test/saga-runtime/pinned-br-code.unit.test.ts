@@ -23,6 +23,7 @@ const cases: [string, BrCodeResolution, ReturnType<typeof brCodeCheckOf>][] = [
   ["another key",                               resolved({ pixKey: "mule@example.com" }),                      { kind: "changed", what: "key" }],
   ["the same text as another key type",         resolved({ pixKeyType: "evp" }),                               { kind: "changed", what: "key" }],
   ["a charge refused (removed, paid, expired)", { kind: "refused", code: "cobranca_removida", evidence },       { kind: "changed", what: "no longer payable: cobranca_removida" }],
+  ["a charge paid (perhaps by this transfer's lost send)", { kind: "refused", code: "cobranca_concluida", evidence }, { kind: "unknown", why: "charge paid (cobranca_concluida)" }],
   ["no answer",                                 { kind: "unknown", why: "timeout", evidence },                 { kind: "unknown", why: "timeout" }],
 ];
 
