@@ -1,8 +1,8 @@
 // GET /ops/reconciliation (CONTRACT §5): the ledger checked against itself; /provider holds our
-// transfers against the provider's statement. Each run is recorded
-// with its actor and its verdict.
+// transfers against the provider's statement. A GET is a read and writes nothing, not even an
+// audit row (a page could make a browser send it); the audited run, `reconciliation_run`, is
+// the POST of /provider (and the console's button).
 import { Hono } from "hono";
-import { recordAction } from "../../audit/operator-writes.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { AppEnv } from "../app-env.ts";
 import { withRequestDb } from "../db.ts";
@@ -20,22 +20,10 @@ const opsReconciliationDoc = documented({
   operationId: "opsReconciliation",
   summary: "Check the ledger",
   description:
-    "Every balance equals the sum of its entries, every held amount equals its open holds, and all entries sum to zero. Divergences are reported, never repaired.",
+    "Every balance equals the sum of its entries, every held amount equals its open holds, and all entries sum to zero. Divergences are reported, never repaired. A read: nothing is recorded.",
   tags: ["operators"],
   security: opsSecurity,
   responses: { "200": jsonResponse("The report.", "Reconciliation"), ...opsAuthResponses },
 });
 
-opsReconciliationRoutes.get("/", opsReconciliationDoc, async (c) => {
-  const report = await withRequestDb(c, async (db) => {
-    const result = await reconcile(db);
-    await recordAction(db, {
-      actor: c.get("actor"),
-      action: "reconciliation_run",
-      accountId: null,
-      details: { kind: "ledger", ok: result.ok, accounts_checked: result.accounts_checked, divergences: result.divergences.length },
-    });
-    return result;
-  });
-  return c.json(report);
-});
+opsReconciliationRoutes.get("/", opsReconciliationDoc, async (c) => c.json(await withRequestDb(c, (db) => reconcile(db))));
