@@ -5,6 +5,7 @@ import { consoleRoutes } from "./console/app.tsx";
 import type { AppEnv } from "./http/app-env.ts";
 import { clientAuth } from "./http/auth/client-auth.ts";
 import { opsAuth } from "./http/auth/ops-auth.ts";
+import { opsSameOrigin } from "./http/auth/ops-same-origin.ts";
 import { balanceRoutes } from "./http/balance.ts";
 import { limitBody } from "./http/body-limit.ts";
 import { brCodeRoutes } from "./http/br-codes.ts";
@@ -40,6 +41,7 @@ app.use(limitBody());
 app.use("/v1/*", noStore());
 app.use("/ops/*", noStore());
 app.use("/v1/*", clientAuth());
+app.use("/ops/*", opsSameOrigin());
 app.use("/ops/*", opsAuth());
 
 app.route("/healthz", healthRoutes);

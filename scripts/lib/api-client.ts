@@ -31,7 +31,8 @@ export async function call<T>(method: string, urlPath: string, token: string | n
       method,
       headers: {
         ...(token === null ? {} : { authorization: `Bearer ${token}` }),
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        // /ops/* refuses a write not labelled JSON (415), a body or none.
+        ...(method === "GET" ? {} : { "content-type": "application/json" }),
         ...headers,
       },
       body: body === undefined ? null : JSON.stringify(body),

@@ -31,10 +31,19 @@ export function validationHook(result: { success: true } | { success: false; err
 
 type JsonRead = { ok: true; value: unknown } | { ok: false; detail: string };
 
+/** `application/json`, any parameters after it (`; charset=utf-8`), in any letter case. */
+const jsonMediaType = /^application\/json\s*(?:;|$)/i;
+
+/** Whether the request says its body is JSON. */
+export function jsonLabelled(c: Context): boolean {
+  return jsonMediaType.test(c.req.header("Content-Type") ?? "");
+}
+
 /**
  * Reads the body as JSON whatever its Content-Type: clients and tools often omit or mislabel it
  * (fetch sends text/plain for a string body), and the contract promises 400 for any bad body,
  * which a 415 or hono's "treat non-JSON as {}" would break. Parsing is all we ever do with it.
+ * (/ops/* alone demands the JSON label, and reads an empty body as {}: auth/ops-same-origin.ts.)
  */
 async function readJson(c: Context): Promise<JsonRead> {
   const text = await c.req.text();

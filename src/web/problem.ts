@@ -25,6 +25,8 @@ const defaultTitles = {
   "not-found": "Not found",
   "method-not-allowed": "Method not allowed",
   "payload-too-large": "Request body too large",
+  /** An operator write whose body is not labelled application/json (CONTRACT §5: 415). */
+  "unsupported-media-type": "Unsupported media type",
   "idempotency-key-reused": "Idempotency key reused with a different request",
   /** A Pix Copia e Cola that is malformed, has a wrong CRC or breaks a field's rules (400). */
   "invalid-br-code": "Invalid BR Code",
@@ -110,6 +112,7 @@ const slugByStatus: Partial<Record<number, ProblemSlug>> = {
   405: "method-not-allowed",
   409: "conflict",
   413: "payload-too-large",
+  415: "unsupported-media-type",
   429: "rate-limited",
   503: "unavailable",
 };
