@@ -1,8 +1,7 @@
 // Operators as people: behind Cloudflare Access (a stand-in issuer here) the console opens with
 // the person's assertion and no token login; the person resolves a transfer, and their name is
 // on the transfer's story and on the audit page.
-import { mintAccessAssertion } from "../lib/access-assertion.ts";
-import { assert, type Check, heading, screenshot, text } from "./harness.ts";
+import { asAccessPerson, assert, type Check, heading, screenshot, text } from "./harness.ts";
 
 const person = "ana.operadora@fintech.example";
 
@@ -13,11 +12,7 @@ export const operatorChecks: Check[] = [
       const id = await ctx.api.createTransfer(ctx.seeded.accountId, 4_321, "processing@sandbox.test", "email");
       const held = await ctx.api.waitForFinalState(id);
       assert(held.state === "needs_review", `the transfer ended ${held.state}, expected needs_review`);
-      // Only the assertion: the token session of the other checks is put aside and restored.
-      const saved = await ctx.context.cookies();
-      await ctx.context.clearCookies();
-      await ctx.page.setExtraHTTPHeaders({ "cf-access-jwt-assertion": await mintAccessAssertion(ctx.accessPrivateJwk, { email: person }) });
-      try {
+      await asAccessPerson(ctx, person, async () => {
         await ctx.page.goto(`${ctx.baseUrl}/console/login`);
         await heading(ctx.page, "Search");
         await text(ctx.page, `Signed in as ${person}`);
@@ -37,10 +32,7 @@ export const operatorChecks: Check[] = [
         await text(ctx.page, "transfer_resolved");
         await text(ctx.page, id);
         await screenshot(ctx, "18-access-audit");
-      } finally {
-        await ctx.page.setExtraHTTPHeaders({});
-        await ctx.context.addCookies(saved);
-      }
+      });
     },
   },
 ];

@@ -1,6 +1,6 @@
 // The operator's work: find a transfer, read its story, work the review queue (resolve with a
 // confirmation step), check the account and reconciliation, on a laptop and on a phone.
-import { assert, type Check, type CheckContext, heading, screenshot, text } from "./harness.ts";
+import { asAccessPerson, assert, type Check, type CheckContext, heading, screenshot, text } from "./harness.ts";
 
 function cents(amountCents: number): string {
   const reais = Math.floor(amountCents / 100)
@@ -118,14 +118,17 @@ export const pageChecks: Check[] = [
     },
   },
   {
-    name: "resolving sent settles the other transfer and empties the queue",
+    // Settling on an operator's word is a person's call: a token login may not (CONTRACT §5).
+    name: "resolving sent, as a person behind Access, settles the other transfer and empties the queue",
     async run(ctx) {
       const { id } = ctx.seeded.reviewB;
-      await resolve(ctx, id, "Sent: the provider paid it (settle the hold)", "Bank statement shows E2E settled");
-      await ctx.page.getByRole("button", { name: "Confirm: mark as sent" }).click();
-      await text(ctx.page, "Resolved: the transfer is now completed.");
-      await ctx.page.goto(`${ctx.baseUrl}/console/queue`);
-      await text(ctx.page, "No transfer waits for review.");
+      await asAccessPerson(ctx, "bia.operadora@fintech.example", async () => {
+        await resolve(ctx, id, "Sent: the provider paid it (settle the hold)", "Bank statement shows E2E settled");
+        await ctx.page.getByRole("button", { name: "Confirm: mark as sent" }).click();
+        await text(ctx.page, "Resolved: the transfer is now completed.");
+        await ctx.page.goto(`${ctx.baseUrl}/console/queue`);
+        await text(ctx.page, "No transfer waits for review.");
+      });
     },
   },
   {

@@ -3,6 +3,7 @@
 import path from "node:path";
 import type { JWK } from "jose";
 import type { BrowserContext, Page } from "playwright-core";
+import { mintAccessAssertion } from "../lib/access-assertion.ts";
 import type { Receiver } from "./receiver.ts";
 import type { Api, Seeded } from "./seed.ts";
 
@@ -47,6 +48,22 @@ export async function text(page: Page, content: string | RegExp): Promise<void> 
 /** The session cookie as the browser holds it (undefined when there is none). */
 export async function sessionCookie(ctx: CheckContext) {
   return (await ctx.context.cookies(ctx.baseUrl)).find((cookie) => cookie.name === "__Host-console_session");
+}
+
+/**
+ * Runs `work` as `email` signed in through the stand-in Cloudflare Access, with only the
+ * assertion: the token session of the other checks is put aside and restored.
+ */
+export async function asAccessPerson(ctx: CheckContext, email: string, work: () => Promise<void>): Promise<void> {
+  const saved = await ctx.context.cookies();
+  await ctx.context.clearCookies();
+  await ctx.page.setExtraHTTPHeaders({ "cf-access-jwt-assertion": await mintAccessAssertion(ctx.accessPrivateJwk, { email }) });
+  try {
+    await work();
+  } finally {
+    await ctx.page.setExtraHTTPHeaders({});
+    await ctx.context.addCookies(saved);
+  }
 }
 
 export async function runChecks(checks: Check[], ctx: CheckContext): Promise<{ passed: number; failed: number }> {

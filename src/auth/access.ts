@@ -2,7 +2,7 @@
 // `Cf-Access-Jwt-Assertion` header of every request it let through. RS256 only; `iss` must be
 // ACCESS_TEAM_DOMAIN and `aud` must contain ACCESS_AUD; keys come from ACCESS_CERTS_URL (default
 // `{ACCESS_TEAM_DOMAIN}/cdn-cgi/access/certs`), cached like the client JWKS. The token's `email`
-// is the actor. `Cf-Access-Authenticated-User-Email` is never read: anyone can send that header
+// is the actor; its `sub` is who the person is (operators.ts: four eyes compares those). `Cf-Access-Authenticated-User-Email` is never read: anyone can send that header
 // to a route that Access does not front.
 //
 //   const access = new AccessVerifier();
@@ -13,14 +13,16 @@ import { type JwtFailure, verifyJwt } from "./jwt.ts";
 export const accessAssertionHeader = "Cf-Access-Jwt-Assertion";
 /** RFC 5321's bound on an address, and printable characters only: it goes into the audit trail. */
 const actorEmailPattern = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]{1,189}$/u;
+/** Access's user id (a UUID); printable and bounded, since it is stored with every credit. */
+const subjectPattern = /^[^\s\p{Cc}]{1,255}$/u;
 
 export type AccessBindings = Pick<Env, "ACCESS_TEAM_DOMAIN" | "ACCESS_AUD" | "ACCESS_CERTS_URL">;
 
 export type AccessIdentity =
-  | { outcome: "person"; email: string }
+  | { outcome: "person"; email: string; sub: string }
   /** Access is not configured, the request carries no assertion, or a service token's: another credential may apply. */
   | { outcome: "absent" }
-  | { outcome: "refused"; failure: JwtFailure | "no_email" }
+  | { outcome: "refused"; failure: JwtFailure | "no_email" | "no_sub" }
   | { outcome: "keys_unavailable" };
 
 /** `https://team.cloudflareaccess.com` as the `iss` claim spells it: no trailing slash. */
@@ -68,7 +70,10 @@ export class AccessVerifier {
     // credential here; the machine behind it still shows its Bearer OPS_TOKEN, or gets a 401.
     if (email === undefined) return { outcome: "absent" };
     if (typeof email !== "string" || !actorEmailPattern.test(email)) return { outcome: "refused", failure: "no_email" };
-    return { outcome: "person", email: email.toLowerCase() };
+    // A person without a stable id cannot be told from another: four eyes would mean nothing.
+    const sub = result.claims.sub;
+    if (typeof sub !== "string" || !subjectPattern.test(sub)) return { outcome: "refused", failure: "no_sub" };
+    return { outcome: "person", email: email.toLowerCase(), sub };
   }
 }
 

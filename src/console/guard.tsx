@@ -68,7 +68,7 @@ export async function accessIdentity(c: Context<ConsoleEnv>): Promise<SignedIn |
   const identity: AccessIdentity = await workerAccessVerifier.identify(assertion, c.env, nowMs);
   switch (identity.outcome) {
     case "person":
-      return { session: accessSession(identity.email, nowMs), key: await accessConsoleKey(assertion) };
+      return { session: accessSession(identity.email, identity.sub, nowMs), key: await accessConsoleKey(assertion) };
     case "absent":
       return null;
     case "keys_unavailable":

@@ -3,6 +3,7 @@
 // session at once; the expiry is inside the signed value, so a client cannot stretch it. Behind
 // Cloudflare Access the session is the person's assertion itself (accessConsoleKey).
 // CSRF tokens are a MAC of the session id under the session's key: bound to one session, never stored.
+import { machineOperator, type Operator, personOperator } from "../auth/operators.ts";
 import { decodeBase64Url, encodeBase64Url } from "../lib/base64url.ts";
 
 /** A working day: long enough for a shift, short enough that a forgotten laptop stops mattering. */
@@ -12,22 +13,22 @@ const sessionIdBytes = 16;
 const cookieValuePattern = /^([A-Za-z0-9_-]{22})\.(\d{10})\.([A-Za-z0-9_-]{43})$/;
 const csrfTokenPattern = /^[A-Za-z0-9_-]{43}$/;
 
-export interface ConsoleSession {
+/** Who acts (operators.ts): the person behind Cloudflare Access, or `ops-token` for a token login. */
+export interface ConsoleSession extends Operator {
   sessionId: string;
   expiresAtSeconds: number;
-  /** Who acts: the Access email behind Cloudflare Access, `ops-token` for a token login. */
-  actor: string;
 }
-
-/** A token login's actor: the shared OPS_TOKEN names no person. */
-export const tokenSessionActor = "ops-token";
 
 /**
  * Behind Cloudflare Access every request carries the person's assertion, so there is no cookie:
  * the session is the person, and its CSRF tokens are bound to their sign-in (accessConsoleKey).
  */
-export function accessSession(email: string, nowMs: number): ConsoleSession {
-  return { sessionId: `access.${email}`, expiresAtSeconds: Math.floor(nowMs / 1000) + sessionLifetimeSeconds, actor: email };
+export function accessSession(email: string, sub: string, nowMs: number): ConsoleSession {
+  return {
+    sessionId: `access.${email}`,
+    expiresAtSeconds: Math.floor(nowMs / 1000) + sessionLifetimeSeconds,
+    ...personOperator(email, sub),
+  };
 }
 
 const encoder = new TextEncoder();
@@ -75,7 +76,8 @@ export async function issueSession(
   const expiresAtSeconds = Math.floor(nowMs / 1000) + lifetimeSeconds;
   const signature = await mac(key, sessionContent(sessionId, expiresAtSeconds));
   return {
-    session: { sessionId, expiresAtSeconds, actor: tokenSessionActor },
+    // A token login's operator: the shared OPS_TOKEN names no person.
+    session: { sessionId, expiresAtSeconds, ...machineOperator },
     cookieValue: `${sessionId}.${expiresAtSeconds}.${signature}`,
   };
 }
@@ -93,7 +95,7 @@ export async function readSession(key: CryptoKey, cookieValue: string | undefine
   const nowSeconds = Math.floor(nowMs / 1000);
   // The upper bound refuses values from a build with a longer lifetime, or a clock far behind.
   if (expiresAtSeconds <= nowSeconds || expiresAtSeconds > nowSeconds + sessionLifetimeSeconds) return null;
-  return { sessionId, expiresAtSeconds, actor: tokenSessionActor };
+  return { sessionId, expiresAtSeconds, ...machineOperator };
 }
 
 export function csrfToken(key: CryptoKey, session: ConsoleSession): Promise<string> {

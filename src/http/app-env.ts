@@ -2,6 +2,9 @@
 
 export interface AppEnv {
   Bindings: Env;
-  /** `actor`: who an /ops request acts as (an Access email, or `ops-token`). */
-  Variables: { requestId: string; accountId: string; actor: string };
+  /**
+   * `actor`: who an /ops request acts as (an Access email, or `ops-token`); `operatorId`: who
+   * that is (`access:<sub>`, or `ops-token`), see src/auth/operators.ts.
+   */
+  Variables: { requestId: string; accountId: string; actor: string; operatorId: string };
 }

@@ -1,6 +1,8 @@
 // Four eyes on large credits (CONTRACT §5): above OPS_CREDIT_APPROVAL_ABOVE_CENTS a credit waits
 // for a different person's approval; the requester and ops-token are refused, a second approval
-// and a repeat apply nothing: exactly one credit, whatever happens.
+// and a repeat apply nothing: exactly one credit, whatever happens. People are told apart by
+// their Access `sub`, and credits add up per person and account over 24 hours
+// (four-eyes-identity.test.ts).
 import { describe, expect, it } from "vitest";
 import { personHeaders } from "../support/access.ts";
 import { call, getBalance, opsCall, opsHeaders } from "../support/api.ts";
@@ -86,18 +88,13 @@ describe("four-eyes credits", () => {
     ]);
   });
 
-  it("lets ops-token request a large credit that a person then approves", async () => {
-    const accountId = await account();
-    const requested = await credit(accountId, { amount_cents: largeCents, idempotency_key: "k" }, opsHeaders());
-    expect(requested.status).toBe(202);
-    const { credit_id: creditId } = await requested.json<{ credit_id: string }>();
-    expect((await approve(creditId, await personHeaders("ana@fintech.example"))).status).toBe(200);
-    expect(await ledgerCredits(accountId)).toBe(1);
-  });
-
   it("applies concurrent approvals by two people once", async () => {
     const accountId = await account();
-    const requested = await credit(accountId, { amount_cents: largeCents, idempotency_key: "k" }, opsHeaders());
+    const requested = await credit(
+      accountId,
+      { amount_cents: largeCents, idempotency_key: "k" },
+      await personHeaders("caio@fintech.example"),
+    );
     const { credit_id: creditId } = await requested.json<{ credit_id: string }>();
     const answers = await Promise.all([
       approve(creditId, await personHeaders("ana@fintech.example")),
@@ -109,11 +106,12 @@ describe("four-eyes credits", () => {
 
   it("refuses a request reusing a key of another amount or of a credit already applied", async () => {
     const accountId = await account();
-    expect((await credit(accountId, { amount_cents: 500, idempotency_key: "small" }, opsHeaders())).status).toBe(200);
-    expect((await credit(accountId, { amount_cents: largeCents, idempotency_key: "small" }, opsHeaders())).status).toBe(422);
-    expect((await credit(accountId, { amount_cents: largeCents, idempotency_key: "big" }, opsHeaders())).status).toBe(202);
-    expect((await credit(accountId, { amount_cents: largeCents + 1, idempotency_key: "big" }, opsHeaders())).status).toBe(422);
-    expect((await credit(accountId, { amount_cents: 700, idempotency_key: "big" }, opsHeaders())).status).toBe(422);
+    const ana = await personHeaders("ana@fintech.example");
+    expect((await credit(accountId, { amount_cents: 500, idempotency_key: "small" }, ana)).status).toBe(200);
+    expect((await credit(accountId, { amount_cents: largeCents, idempotency_key: "small" }, ana)).status).toBe(422);
+    expect((await credit(accountId, { amount_cents: largeCents, idempotency_key: "big" }, ana)).status).toBe(202);
+    expect((await credit(accountId, { amount_cents: largeCents + 1, idempotency_key: "big" }, ana)).status).toBe(422);
+    expect((await credit(accountId, { amount_cents: 700, idempotency_key: "big" }, ana)).status).toBe(422);
   });
 
   it("answers 404 for an unknown or malformed credit id", async () => {

@@ -179,7 +179,7 @@ describe("POST /ops/transfers/:id/resolve", () => {
     const accountId = await emptyAccount("resolve");
     const created = await expectJson(await createTransfer(accountId, validTransfer), 202, transferSchema);
     const before = await footprint(pool, accountId);
-    const response = await ops(`/ops/transfers/${created.id}/resolve`, { method: "POST", body: { outcome: "sent", note: "paid" } });
+    const response = await ops(`/ops/transfers/${created.id}/resolve`, { method: "POST", body: { outcome: "not_sent", note: "unpaid" } });
     await expectProblem(response, 409, "conflict");
     expect(await footprint(pool, accountId)).toEqual(before);
   });
@@ -193,7 +193,10 @@ describe("POST /ops/transfers/:id/resolve", () => {
   });
 
   it("answers 404 for an unknown transfer", async () => {
-    const response = await ops(`/ops/transfers/${crypto.randomUUID()}/resolve`, { method: "POST", body: { outcome: "sent", note: "n" } });
+    const response = await ops(`/ops/transfers/${crypto.randomUUID()}/resolve`, {
+      method: "POST",
+      body: { outcome: "not_sent", note: "n" },
+    });
     await expectProblem(response, 404, "not-found");
   });
 });

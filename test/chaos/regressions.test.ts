@@ -2,7 +2,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/lib/sleep.ts";
-import { fundedAccount, opsCall, sandboxPayment } from "../support/api.ts";
+import { personCall } from "../support/access.ts";
+import { fundedAccount, sandboxPayment } from "../support/api.ts";
 import { injectDbFault, silentKey } from "../support/faults.ts";
 import { drain } from "./support/drain.ts";
 import { openWithoutObject, startThroughObject } from "./support/open.ts";
@@ -23,7 +24,7 @@ describe("found by chaos, fixed in transfer_apply", () => {
     });
     expect(started.outcome).toBe("created");
     await sleep(800); // the review outlasts the deadline
-    const approved = await opsCall(`/ops/transfers/${started.id}/resolve`, {
+    const approved = await personCall(`/ops/transfers/${started.id}/resolve`, {
       method: "POST",
       body: JSON.stringify({ outcome: "approve", note: "confirmed by phone" }),
     });

@@ -69,6 +69,13 @@ describe("resolving from the console", () => {
     await expectStillInReview();
   });
 
+  it("refuses sent from a token login with 403: the shared OPS_TOKEN names no person", async () => {
+    const response = await postForm(resolvePath, { csrf, outcome: "sent", note: "the PSP paid it", confirm: "yes" }, cookie);
+    expect(response.status).toBe(403);
+    expect(await response.text()).toContain("needs a person: sign in through Cloudflare Access");
+    await expectStillInReview();
+  });
+
   it("on confirmation releases the hold and shows the result with the note in the timeline", async () => {
     const response = await postForm(
       resolvePath,

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
+import { personCall } from "../support/access.ts";
 import {
   call,
   clientHeaders,
@@ -145,7 +146,8 @@ describe("anti-fraud rules", () => {
     const story = await (await opsCall(`/ops/transfers/${held.id}`)).json<{ history: { evidence: unknown }[] }>();
     expect(story.history.at(-1)?.evidence).toMatchObject({ rule: "new_key_review", threshold_cents: 1_000 });
 
-    const approved = await opsCall(`/ops/transfers/${held.id}/resolve`, {
+    // A person approves what anti-fraud held (ops-token may not: CONTRACT §5).
+    const approved = await personCall(`/ops/transfers/${held.id}/resolve`, {
       method: "POST",
       body: JSON.stringify({ outcome: "approve", note: "customer confirmed by phone" }),
     });

@@ -3,7 +3,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
-import { createTransfer, fundedAccount, getBalance, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { personCall, testOperatorEmail } from "../support/access.ts";
+import { createTransfer, fundedAccount, getBalance, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { finalStateAtDeadline } from "../support/deadline.ts";
 
 const amountCents = 3_000;
@@ -22,8 +23,9 @@ async function transferInReview(): Promise<{ accountId: string; id: string }> {
   return { accountId, id };
 }
 
+/** As a person: `sent` is not the machine's to say (CONTRACT §5). */
 function resolve(id: string, body: unknown): Promise<Response> {
-  return opsCall(`/ops/transfers/${id}/resolve`, { method: "POST", body: JSON.stringify(body) });
+  return personCall(`/ops/transfers/${id}/resolve`, { method: "POST", body: JSON.stringify(body) });
 }
 
 type Story = TransferJson & { history: { state: string; reason: string | null; actor: string }[]; hold: { status: string } };
@@ -38,7 +40,7 @@ describe("needs_review and the operator's resolution", () => {
     expect(story.hold.status).toBe("settled");
     expect(story.history.at(-1)).toMatchObject({
       state: "completed",
-      actor: "ops-token",
+      actor: testOperatorEmail,
       reason: "operator: PSP statement shows E2E paid",
     });
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000 - amountCents, held_cents: 0 });

@@ -3,6 +3,7 @@
 
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { mayResolveAs } from "../../auth/operators.ts";
 import { opsEventListSchema } from "../../contract/schemas.ts";
 import { eventsForOps } from "../../events/ops-reads.ts";
 import { log } from "../../lib/log.ts";
@@ -32,6 +33,11 @@ const wrongOutcome = (story: TransferStory) =>
   story.held_before_sending
     ? "Nothing was sent for this transfer yet: approve it (send it) or reject it (not sent). Nothing was changed."
     : "This transfer was already sent to the provider: mark it sent or not sent, as the provider's records show. Nothing was changed.";
+
+/** A token login is the shared OPS_TOKEN, a machine: what only a person may decide, it may not (CONTRACT §5). */
+const personOnly = (outcome: OperatorOutcome) =>
+  `Marking a transfer ${outcome === "sent" ? "sent" : "approved"} needs a person: sign in through Cloudflare Access. ` +
+  "A token login may mark it not sent. Nothing was changed.";
 
 export const transferPages = new Hono<ConsoleEnv>();
 
@@ -79,6 +85,9 @@ transferPages.post("/transfers/:id/resolve", requireCsrf(), async (c) => {
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={notInReview(story.state)} />, 409);
   if (!choicesFor(story).some((choice) => choice.outcome === outcome)) {
     return page(c, <TransferPage story={story} csrfToken={csrfToken} error={wrongOutcome(story)} />, 409);
+  }
+  if (!mayResolveAs(c.var.session, outcome)) {
+    return page(c, <TransferPage story={story} csrfToken={csrfToken} error={personOnly(outcome)} />, 403);
   }
   if (confirm !== "yes") return page(c, <ConfirmPage story={story} outcome={outcome} note={note} csrfToken={csrfToken} />);
 

@@ -1,13 +1,15 @@
 // Operator auth for /ops/* (CONTRACT §5): a person through Cloudflare Access
-// (`Cf-Access-Jwt-Assertion`, actor = its email), or a machine with
+// (`Cf-Access-Jwt-Assertion`, actor = its email, identity = its sub), or a machine with
 // `Authorization: Bearer <OPS_TOKEN>` compared in constant time (actor `ops-token`).
 // A client JWT is just a wrong token here. Failed attempts are throttled per source IP.
 //
 //   ops.use(opsAuth());
-//   c.get("actor")   // "ana@fintech.com.br" or "ops-token", recorded with every operator action
+//   c.get("actor")      // "ana@fintech.com.br" or "ops-token", recorded with every operator action
+//   opsOperator(c.var)  // { actor, operatorId }: who it is, for four eyes and the machine's limits
 import type { Context, MiddlewareHandler } from "hono";
 import { type AccessBindings, type AccessVerifier, accessAssertionHeader, workerAccessVerifier } from "../../auth/access.ts";
 import { jwksRefetchIntervalMsMin } from "../../auth/jwks.ts";
+import { machineOperator, type Operator, personOperator } from "../../auth/operators.ts";
 import { log } from "../../lib/log.ts";
 import { sameSecret } from "../../lib/same-secret.ts";
 import { throttleFailedAuth } from "../../web/auth-throttle.ts";
@@ -15,9 +17,7 @@ import { problem } from "../../web/problem.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
 
 export type OpsAuthBindings = Pick<Env, "OPS_TOKEN"> & AccessBindings & Partial<Pick<Env, "OPS_AUTH_RATE_LIMIT">>;
-export type OpsActorVariables = { actor: string };
-/** The actor a request with OPS_TOKEN records: a machine, not a person. */
-export const opsTokenActor = "ops-token";
+export type OpsActorVariables = { actor: string; operatorId: string };
 
 export type OpsAuthOptions = {
   /** Tests pass one that serves their Access keys. */
@@ -31,19 +31,25 @@ export function opsAuth(options: OpsAuthOptions = {}): MiddlewareHandler<{ Bindi
   const access = options.access ?? workerAccessVerifier;
   const nowMs = options.nowMs ?? Date.now;
   return async (c, next) => {
-    const actor = await operatorOf(c, access, nowMs());
-    if (actor instanceof Response) return actor;
-    c.set("actor", actor);
+    const operator = await operatorOf(c, access, nowMs());
+    if (operator instanceof Response) return operator;
+    c.set("actor", operator.actor);
+    c.set("operatorId", operator.operatorId);
     await next();
   };
 }
 
-/** The actor, or the response that refuses the request. */
-async function operatorOf(c: OpsContext, access: AccessVerifier, nowMs: number): Promise<string | Response> {
+/** Who the request acts as, from what opsAuth set: `opsOperator(c.var)`. */
+export function opsOperator(vars: OpsActorVariables): Operator {
+  return { actor: vars.actor, operatorId: vars.operatorId };
+}
+
+/** The operator, or the response that refuses the request. */
+async function operatorOf(c: OpsContext, access: AccessVerifier, nowMs: number): Promise<Operator | Response> {
   const identity = await access.identify(c.req.header(accessAssertionHeader), c.env, nowMs);
   switch (identity.outcome) {
     case "person":
-      return identity.email;
+      return personOperator(identity.email, identity.sub);
     case "keys_unavailable":
       log(c, "access_certs_unavailable", {}, "error");
       return problem(c, 503, {
@@ -64,7 +70,7 @@ async function operatorOf(c: OpsContext, access: AccessVerifier, nowMs: number):
     log(c, "ops_token_unset", {}, "error");
     return (await throttleFailedAuth(c)) ?? unauthorized(c, "Operator access is not configured.", false);
   }
-  if (bearer.ok && (await sameSecret(bearer.token, expected))) return opsTokenActor;
+  if (bearer.ok && (await sameSecret(bearer.token, expected))) return machineOperator;
   const presented = bearer.ok || bearer.reason === "malformed";
   const detail = bearer.ok ? "The operator token is not valid." : "An operator bearer token or an Access assertion is required.";
   return (await throttleFailedAuth(c)) ?? unauthorized(c, detail, presented);

@@ -1,13 +1,15 @@
 // POST /ops/credits/:credit_id/approve (CONTRACT §5): the second pair of eyes on a large credit.
-// Another person applies it, once; the requester gets 403, and so does `ops-token` (a shared
-// machine token names no person, so it can never be the second one).
+// Another person (another Access `sub`, whatever their email) applies it, once; the requester
+// gets 403, and so does `ops-token` (a shared machine token names no person, so it can never be
+// the second one).
 import { Hono } from "hono";
 import { approveCreditAs } from "../../audit/operator-writes.ts";
+import { isMachine } from "../../auth/operators.ts";
 import * as ledger from "../../ledger/ledger.ts";
 import { uuidPattern } from "../../lib/ids.ts";
 import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
-import { opsTokenActor } from "../auth/ops-auth.ts";
+import { opsOperator } from "../auth/ops-auth.ts";
 import { balanceJson } from "../balance.ts";
 import { withRequestDb } from "../db.ts";
 import { jsonResponse, pathParameter, problemResponse } from "../openapi/build.ts";
@@ -43,16 +45,16 @@ const opsApproveCreditDoc = documented({
 
 opsCreditRoutes.post("/:credit_id/approve", opsApproveCreditDoc, async (c) => {
   const creditId = c.req.param("credit_id");
-  const actor = c.get("actor");
+  const operator = opsOperator(c.var);
   if (!uuidPattern.test(creditId)) return notFound(c, "No such credit request.");
-  if (actor === opsTokenActor) {
+  if (isMachine(operator)) {
     return problem(c, 403, {
       type: "forbidden",
       detail: "A credit is approved by a person signed in through Cloudflare Access, never by ops-token.",
     });
   }
   const { result, found } = await withRequestDb(c, async (db) => {
-    const approval = await approveCreditAs(db, creditId, actor);
+    const approval = await approveCreditAs(db, creditId, operator);
     const accountId = "account_id" in approval ? approval.account_id : null;
     return { result: approval, found: accountId === null ? null : await ledger.balance(db, accountId) };
   });

@@ -1,6 +1,7 @@
 // Operator transfer routes (CONTRACT §5): the queue, one transfer's story, resolve, sweep.
 import { Hono } from "hono";
 import { z } from "zod";
+import { mayResolveAs } from "../../auth/operators.ts";
 import { accountIdPattern, uuidPattern } from "../../lib/ids.ts";
 import { transferStates } from "../../saga/states.ts";
 import type { ResolveResult } from "../../saga-runtime/rpc-results.ts";
@@ -9,6 +10,7 @@ import { listTransfersForOps, transferStory } from "../../transfers/ops-reads.ts
 import { callObject } from "../../web/object-call.ts";
 import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
+import { opsOperator } from "../auth/ops-auth.ts";
 import { withRequestDb } from "../db.ts";
 import {
   jsonRequestBody,
@@ -114,11 +116,18 @@ opsTransferRoutes.post("/:id/resolve", opsResolveTransferDoc, jsonBody(resolveBo
   const id = c.req.param("id");
   if (!uuidPattern.test(id)) return notFound(c, "No such transfer.");
   const { outcome, note } = c.req.valid("json");
+  const operator = opsOperator(c.var);
+  if (!mayResolveAs(operator, outcome)) {
+    return problem(c, 403, {
+      type: "forbidden",
+      detail: `Only a person signed in through Cloudflare Access may resolve a transfer as ${outcome}; ops-token may resolve not_sent.`,
+    });
+  }
   const notRecorded = "The resolution could not be recorded; try again.";
   const result = await callObject<ResolveResult>(
     c,
     "resolve",
-    () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note, c.get("actor")),
+    () => c.env.TRANSFER_SAGA.getByName(id).resolve(outcome, note, operator.actor),
     notRecorded,
   );
   if (result.outcome === "not_found") return notFound(c, "No such transfer.");

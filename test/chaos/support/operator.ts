@@ -4,8 +4,8 @@
 // attempt committed and its answer was lost, which the operator checks in the history.
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
-import { opsTokenActor } from "../../../src/http/auth/ops-auth.ts";
 import { sleep } from "../../../src/lib/sleep.ts";
+import { personCall, testOperatorEmail } from "../../support/access.ts";
 import { opsCall, sandboxPayment } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 import { isRetryableFault, serverErrorCounters } from "./answers.ts";
@@ -24,7 +24,7 @@ async function decisionRecorded(id: string, note: string): Promise<boolean> {
   if (response.status !== 200) return false;
   const story = await response.json<{ history: HistoryEntry[] }>();
   return story.history.some(
-    (entry) => entry.actor === opsTokenActor && entry.from === "needs_review" && entry.evidence?.operator_note === note,
+    (entry) => entry.actor === testOperatorEmail && entry.from === "needs_review" && entry.evidence?.operator_note === note,
   );
 }
 
@@ -37,7 +37,8 @@ export async function resolveWithRetries(id: string, outcome: Resolution): Promi
   const note = `careful operator: the provider's record says ${outcome} (${crypto.randomUUID()})`;
   let answerLost = false;
   for (let attempt = 1; ; attempt++) {
-    const response = await opsCall(`/ops/transfers/${id}/resolve`, {
+    // A person: `sent` is not the machine's to say (CONTRACT §5).
+    const response = await personCall(`/ops/transfers/${id}/resolve`, {
       method: "POST",
       body: JSON.stringify({ outcome, note }),
     });
