@@ -168,7 +168,7 @@ describe("no change without its event, no event without its change", () => {
     const [first] = await eventsOf(transfer.id);
     await expect(pool.query(`UPDATE transfer_events SET data = '{}' WHERE id = $1`, [first?.id])).rejects.toThrow(/append-only/);
     await expect(pool.query("DELETE FROM transfer_events WHERE id = $1", [first?.id])).rejects.toThrow(/append-only/);
-    await expect(pool.query("DELETE FROM transfer_history WHERE transfer_id = $1", [transfer.id])).rejects.toThrow(/foreign key/);
+    await expect(pool.query("DELETE FROM transfer_history WHERE transfer_id = $1", [transfer.id])).rejects.toThrow(/append-only/);
     const moved = await pool.query("UPDATE transfer_events SET attempts = attempts WHERE id = $1", [first?.id]);
     expect(moved.rowCount).toBe(1);
   });
