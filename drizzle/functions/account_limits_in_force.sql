@@ -5,6 +5,7 @@ CREATE OR REPLACE FUNCTION public.account_limits_in_force(p_account_id text, p_n
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT coalesce(
     (SELECT jsonb_build_object(

@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION public.account_limits_json(p_account_id text, p_local
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT jsonb_build_object(
     'account_id', a.id,

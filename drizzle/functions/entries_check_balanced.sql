@@ -2,6 +2,7 @@
 CREATE OR REPLACE FUNCTION public.entries_check_balanced()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE total bigint;
 BEGIN

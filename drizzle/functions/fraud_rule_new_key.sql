@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.fraud_rule_new_key(p_transfer_id uuid, p_accou
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_threshold bigint := (p_settings->>'new_key_review_above_cents')::bigint;

@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION public.fraud_rule_velocity(p_transfer_id uuid, p_acco
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_max int := (p_settings->>'velocity_max_per_10_min')::int;

@@ -6,6 +6,7 @@ CREATE OR REPLACE FUNCTION public.history_client_code(p_from text, p_to text, p_
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT CASE
     WHEN p_from IS NULL THEN NULL

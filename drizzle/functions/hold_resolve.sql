@@ -4,6 +4,8 @@
 CREATE OR REPLACE FUNCTION public.hold_resolve(p_hold_id uuid, p_status text)
  RETURNS holds
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE v_hold holds%ROWTYPE;
 BEGIN

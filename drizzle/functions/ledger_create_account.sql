@@ -3,6 +3,8 @@
 CREATE OR REPLACE FUNCTION public.ledger_create_account(p_account_id text)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 BEGIN
   INSERT INTO accounts (id, kind) VALUES (p_account_id, 'customer') ON CONFLICT (id) DO NOTHING;

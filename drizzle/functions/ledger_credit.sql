@@ -2,6 +2,8 @@
 CREATE OR REPLACE FUNCTION public.ledger_credit(p_op_key text, p_account_id text, p_amount_cents bigint)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_tx_id bigint;

@@ -10,6 +10,8 @@
 CREATE OR REPLACE FUNCTION public.ledger_hold(p_hold_id uuid, p_account_id text, p_amount_cents bigint)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_existing holds%ROWTYPE;

@@ -3,6 +3,7 @@ CREATE OR REPLACE FUNCTION public.ledger_reconcile()
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   WITH entry_sums AS (
     SELECT account_id, sum(amount_cents) AS total FROM entries GROUP BY account_id

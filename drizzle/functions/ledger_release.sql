@@ -2,6 +2,8 @@
 CREATE OR REPLACE FUNCTION public.ledger_release(p_hold_id uuid)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE v_hold holds%ROWTYPE;
 BEGIN

@@ -2,6 +2,8 @@
 CREATE OR REPLACE FUNCTION public.ledger_settle(p_hold_id uuid, p_op_key text)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_hold holds%ROWTYPE;

@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION public.lookup_budget_json(p_account_id text, p_now ti
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT jsonb_build_object(
     'tokens', floor((epoch_ms(p_now) - epoch_ms(b.empty_at))::numeric / p_token_ms)::int,

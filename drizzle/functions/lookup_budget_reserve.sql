@@ -6,6 +6,8 @@
 CREATE OR REPLACE FUNCTION public.lookup_budget_reserve(p_account_id text, p_now timestamp with time zone, p_tokens_max integer, p_token_ms integer, p_reserve_max integer)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_full_since timestamptz := p_now - (p_tokens_max::bigint * p_token_ms) * interval '1 millisecond';

@@ -5,6 +5,8 @@
 CREATE OR REPLACE FUNCTION public.night_usage_consume(p_transfer_id uuid, p_account_id text, p_amount_cents bigint, p_local_day date, p_local_minute integer, p_rules jsonb)
  RETURNS void
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_limits jsonb := pix_limits_resolve(

@@ -3,6 +3,8 @@
 CREATE OR REPLACE FUNCTION public.night_usage_give_back(p_transfer_id uuid)
  RETURNS void
  LANGUAGE sql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
   WITH charge AS (DELETE FROM night_usage_charges WHERE transfer_id = p_transfer_id RETURNING transfer_id, evening)
   UPDATE limit_usage u SET used_cents = u.used_cents - t.amount_cents

@@ -5,6 +5,8 @@
 CREATE OR REPLACE FUNCTION public.operator_actions_from_history()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 BEGIN
   INSERT INTO operator_actions (at, actor, action, account_id, transfer_id, details)

@@ -5,6 +5,8 @@
 CREATE OR REPLACE FUNCTION public.ops_approve_credit(p_credit_id uuid, p_actor text, p_operator_id text)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_request credit_requests%ROWTYPE;

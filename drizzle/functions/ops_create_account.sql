@@ -3,6 +3,8 @@
 CREATE OR REPLACE FUNCTION public.ops_create_account(p_account_id text, p_actor text)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE v_result text := ledger_create_account(p_account_id);
 BEGIN

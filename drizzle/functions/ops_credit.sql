@@ -9,6 +9,8 @@
 CREATE OR REPLACE FUNCTION public.ops_credit(p_credit_id uuid, p_account_id text, p_idempotency_key text, p_amount_cents bigint, p_actor text, p_operator_id text, p_approval_above_cents bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_op_key text := 'credit:' || p_account_id || ':' || p_idempotency_key;

@@ -7,6 +7,8 @@
 CREATE OR REPLACE FUNCTION public.ops_set_account_limits(p_account_id text, p_requested jsonb, p_local_day date, p_local_minute integer, p_now timestamp with time zone, p_defaults jsonb, p_actor text)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_old jsonb;

@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.pix_limit_verdict(p_account_id text, p_amount_
  RETURNS jsonb
  LANGUAGE plpgsql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_limits jsonb := pix_limits_resolve(

@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION public.pix_limits_resolve(p_own jsonb, p_defaults jso
  RETURNS jsonb
  LANGUAGE sql
  IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT jsonb_build_object(
     'per_transfer_cents', coalesce((p_own->>'per_transfer_cents')::bigint, (p_defaults->>'per_transfer_cents')::bigint),

@@ -5,6 +5,7 @@ CREATE OR REPLACE FUNCTION public.pix_night_evening(p_local_day date, p_local_mi
  RETURNS date
  LANGUAGE sql
  IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT CASE
     WHEN p_local_minute < 6 * 60 THEN p_local_day - 1

@@ -5,6 +5,8 @@
 CREATE OR REPLACE FUNCTION public.provider_case_decide(p_transfer_id uuid, p_actor text, p_decision text, p_note text)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_case provider_reconciliation_cases%ROWTYPE;

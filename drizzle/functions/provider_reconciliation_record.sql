@@ -6,6 +6,8 @@
 CREATE OR REPLACE FUNCTION public.provider_reconciliation_record(p_from timestamp with time zone, p_to timestamp with time zone, p_actor text, p_statement_problem text, p_checked integer, p_returns_applied integer, p_divergences jsonb)
  RETURNS bigint
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_run_id bigint;

@@ -8,6 +8,7 @@ CREATE OR REPLACE FUNCTION public.provider_reconciliation_transfers(p_from times
  RETURNS TABLE(id uuid, state text, amount_cents bigint, end_to_end_id text, failure_reason text, released_at_ms bigint, return_ids text[], in_window boolean, pix_key text, pix_key_type text, description text)
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   WITH first_sends AS (
     SELECT DISTINCT p.transfer_id FROM provider_calls p

@@ -9,6 +9,8 @@
 CREATE OR REPLACE FUNCTION public.transfer_apply(p_id uuid, p_expected text, p_change jsonb, p_call jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;

@@ -5,12 +5,13 @@
 CREATE OR REPLACE FUNCTION public.transfer_cancel(p_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;
   v_refusal jsonb;
 BEGIN
-  SET LOCAL lock_timeout = '5s';
   v_refusal := transfer_lock_scheduled(p_id, 'not_scheduled');
   IF v_refusal IS NOT NULL THEN RETURN v_refusal; END IF;
   UPDATE transfers SET state = 'canceled', next_check_at = NULL, updated_at = now() WHERE id = p_id RETURNING * INTO v_t;

@@ -4,6 +4,7 @@
 CREATE OR REPLACE FUNCTION public.transfer_check_returns_announced()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_returns bigint;

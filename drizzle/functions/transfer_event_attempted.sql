@@ -5,6 +5,8 @@
 CREATE OR REPLACE FUNCTION public.transfer_event_attempted(p_event_id text, p_attempts_before integer, p_http_status integer, p_duration_ms integer, p_error text, p_outcome text, p_next_attempt_at_ms bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_moved boolean;

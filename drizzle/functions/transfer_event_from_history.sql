@@ -7,6 +7,7 @@
 CREATE OR REPLACE FUNCTION public.transfer_event_from_history()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 DECLARE
   v_now jsonb := transfer_json(NEW.transfer_id);

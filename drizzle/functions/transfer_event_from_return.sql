@@ -6,6 +6,7 @@
 CREATE OR REPLACE FUNCTION public.transfer_event_from_return()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 BEGIN
   PERFORM transfer_event_insert(NEW.transfer_id, 'transfer.returned', NULL, now(), NULL);

@@ -7,6 +7,8 @@
 CREATE OR REPLACE FUNCTION public.transfer_event_insert(p_transfer_id uuid, p_type text, p_history_id bigint, p_occurred_at timestamp with time zone, p_data jsonb)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_id text := 'evt_' || replace(gen_random_uuid()::text, '-', '');

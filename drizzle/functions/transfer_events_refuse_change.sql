@@ -4,6 +4,7 @@
 CREATE OR REPLACE FUNCTION public.transfer_events_refuse_change()
  RETURNS trigger
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
 BEGIN
   IF TG_OP = 'UPDATE' AND (NEW.id, NEW.transfer_id, NEW.sequence, NEW.type, NEW.history_id, NEW.occurred_at, NEW.data)

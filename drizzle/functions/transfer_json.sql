@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION public.transfer_json(p_id uuid)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT jsonb_build_object(
     'id', t.id, 'state', t.state, 'amount_cents', t.amount_cents,

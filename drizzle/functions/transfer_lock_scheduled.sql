@@ -1,11 +1,13 @@
 -- Locks a transfer that must still be `scheduled` (its owner's cancel, its run on the day): the
 -- row stays locked until the caller's transaction ends, so a cancel and a run cannot cross. The
--- caller bounds the wait (SET LOCAL lock_timeout) before calling.
+-- wait is bounded (lock_timeout), as in every function that locks rows.
 -- Answers NULL when it is scheduled; otherwise the answer the caller returns as it is:
 -- not_found, or p_refusal with the record as it is.
 CREATE OR REPLACE FUNCTION public.transfer_lock_scheduled(p_id uuid, p_refusal text)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;

@@ -14,6 +14,8 @@
 CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb, p_br_code jsonb, p_scheduled_for date, p_run_at_ms bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_inserted uuid;

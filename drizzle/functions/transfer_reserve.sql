@@ -14,6 +14,8 @@
 CREATE OR REPLACE FUNCTION public.transfer_reserve(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at timestamp with time zone)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;

@@ -12,6 +12,8 @@
 CREATE OR REPLACE FUNCTION public.transfer_return_apply(p_transfer_id uuid, p_return_id text, p_amount_cents bigint, p_reason text, p_returned_at timestamp with time zone)
  RETURNS text
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_t transfers%ROWTYPE;

@@ -7,12 +7,13 @@
 CREATE OR REPLACE FUNCTION public.transfer_run_scheduled(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at_ms bigint)
  RETURNS jsonb
  LANGUAGE plpgsql
+ SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 DECLARE
   v_ran text;
   v_refusal jsonb;
 BEGIN
-  SET LOCAL lock_timeout = '5s';
   v_refusal := transfer_lock_scheduled(p_id, 'state_mismatch');
   IF v_refusal IS NOT NULL THEN RETURN v_refusal; END IF;
   PERFORM 1 FROM accounts WHERE id = (SELECT account_id FROM transfers WHERE id = p_id) FOR UPDATE;

@@ -6,6 +6,7 @@ CREATE OR REPLACE FUNCTION public.transfer_saga_json(t transfers)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT jsonb_build_object(
     'id', t.id, 'account_id', t.account_id, 'amount_cents', t.amount_cents,

@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.transfer_transition_allowed(p_from text, p_to 
  RETURNS boolean
  LANGUAGE sql
  IMMUTABLE
+ SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT CASE p_from
     WHEN 'scheduled'      THEN p_to IN ('started', 'canceled')

@@ -22,6 +22,7 @@ export function transitionFunctionSql(): string {
     " RETURNS boolean",
     " LANGUAGE sql",
     " IMMUTABLE",
+    " SET search_path TO 'public', 'pg_temp'",
     "AS $function$",
     "  SELECT CASE p_from",
     ...arms,
