@@ -180,7 +180,10 @@ describe("GET /openapi.json", () => {
     expect(statuses("get /v1/transfers/{id}")).toEqual(expect.arrayContaining(["200", "401", "403", "404"]));
     expect(statuses("get /v1/transfers")).toEqual(expect.arrayContaining(["200", "400", "401", "403"]));
     expect(statuses("put /ops/accounts/{id}")).toEqual(expect.arrayContaining(["200", "201", "400", "401"]));
-    expect(statuses("post /ops/accounts/{id}/credits")).toEqual(expect.arrayContaining(["200", "404", "422"]));
+    expect(statuses("post /ops/accounts/{id}/credits")).toEqual(expect.arrayContaining(["200", "404", "422", "403", "415"]));
+    // Every operator write lists the cross-site and content-type refusals; reads do not.
+    expect(statuses("post /ops/sweep")).toEqual(expect.arrayContaining(["403", "415"]));
+    expect(statuses("get /ops/transfers")).not.toContain("415");
     expect(statuses("post /ops/transfers/{id}/resolve")).toEqual(expect.arrayContaining(["200", "404", "409"]));
     expect(statuses("post /webhooks/provider")).toEqual(expect.arrayContaining(["202", "401"]));
     expect(statuses("get /healthz")).toEqual(expect.arrayContaining(["200", "503"]));

@@ -11,6 +11,7 @@ import { maxBodyBytes } from "../body-limit.ts";
 import { problemResponse } from "./build.ts";
 import { componentSchemas } from "./components.ts";
 import { eventWebhooks } from "./event-webhooks.ts";
+import { opsWriteRefusals } from "./security.ts";
 import type { HttpMethod, JsonSchema, OpenApiDocument, Operation, ResponseObject, SecurityScheme } from "./types.ts";
 
 export const openApiVersion = "3.1.1";
@@ -119,7 +120,8 @@ export async function openApiDocument(app: Hono<AppEnv>, settings: DocumentSetti
   for (const [path, item] of Object.entries(await routePaths(app))) {
     for (const [method, operation] of Object.entries(item) as [HttpMethod, Operation][]) {
       if (operation["x-sandbox-only"] && !settings.sandboxEnabled) continue;
-      paths[path] = { ...paths[path], [method]: { ...operation, responses: { ...edgeResponses, ...operation.responses } } };
+      const responses = { ...edgeResponses, ...opsWriteRefusals(path, method), ...operation.responses };
+      paths[path] = { ...paths[path], [method]: { ...operation, responses } };
     }
   }
   const operations = Object.values(paths).flatMap((item) => Object.values(item));

@@ -25,3 +25,19 @@ export const opsAuthResponses: Record<string, ResponseObject> = {
   ),
   "429": problemResponse("Too many failed operator sign-ins from this IP address.", retryAfterHeader),
 };
+
+/**
+ * What every operator write may answer besides its own responses (auth/ops-same-origin.ts):
+ * another site's request is refused, and so is a body not labelled JSON.
+ */
+export function opsWriteRefusals(path: string, method: string): Record<string, ResponseObject> {
+  if (!path.startsWith("/ops/") || !["post", "put", "delete", "patch"].includes(method)) return {};
+  return {
+    "403": problemResponse(
+      "Sent by another site's page (`Sec-Fetch-Site` cross-site or same-site, or a foreign `Origin`), or not the caller's to do (a person's decision asked by `ops-token`); nothing happened.",
+    ),
+    "415": problemResponse(
+      "The body is not labelled `Content-Type: application/json` (an empty body so labelled is `{}`); nothing happened.",
+    ),
+  };
+}
