@@ -142,11 +142,28 @@ function internalProblem(c: Context, err: unknown, status: ContentfulStatusCode 
   return problem(c, status, { type, detail: "Something went wrong on our side. Quote the request id to support." });
 }
 
+/**
+ * SQLSTATE 55P03 lock_not_available: a wait for a row ran past the function's lock_timeout
+ * (every SQL function that writes bounds its waits). Nothing was written; the same request
+ * again is the answer, so it is a 503 with Retry-After, never a 500.
+ */
+function isLockTimeout(err: unknown): boolean {
+  return typeof err === "object" && err !== null && "code" in err && err.code === "55P03";
+}
+
 /** Installs `onError` and `notFound` on `app` (and on each sub-app that sets its own). */
 export function installProblemHandlers<E extends Env>(app: Hono<E>): void {
   app.onError((err, c) => {
     if (err instanceof ProblemError) return problem(c, err.status, err.init);
     if (err instanceof HTTPException) return fromHttpException(c, err);
+    if (isLockTimeout(err)) {
+      log(c, "lock_timeout", { method: c.req.method, path: c.req.path }, "warn");
+      return problem(c, 503, {
+        type: "unavailable",
+        detail: "Another change to the same record took too long; nothing was written. Retry the same request.",
+        headers: { "Retry-After": "1" },
+      });
+    }
     return internalProblem(c, err);
   });
   app.notFound((c) => notFound(c, `Nothing at ${c.req.method} ${c.req.path.slice(0, 200)}.`));
