@@ -83,10 +83,11 @@ export function isCredentialsRefusal(httpStatus: number): boolean {
 }
 
 /**
- * Any other 4xx is the provider refusing this order outright (bad key, bad auth, bad request):
- * nothing was made, so compensating is safe even when the body carries no code.
+ * Any other 4xx may be the provider refusing this order outright (bad key, bad request); it is
+ * one only in the API's own words (`{ "code" }`, read by classifySend), since a gateway's HTML
+ * 404 or an empty 400 from something in between proves nothing about the order.
  */
-function isDefinitiveRejection(httpStatus: number): boolean {
+function isRefusalStatus(httpStatus: number): boolean {
   return httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus) && !isCredentialsRefusal(httpStatus);
 }
 
@@ -166,9 +167,12 @@ export function classifySend(order: PixOrder, exchange: ProviderExchange, eviden
     if (contradicted !== null) return contradicted;
     return { kind: "accepted", status: accepted.status, endToEndId: accepted.end_to_end_id ?? null, evidence };
   }
-  if (isDefinitiveRejection(httpStatus)) {
+  if (isRefusalStatus(httpStatus)) {
+    // Without the API's `{ code }` nothing says the order was refused: releasing on it could
+    // release a Pix that left, while unknown only costs a status check.
     const rejection = parseBody(rejectionBodySchema, body);
-    return { kind: "rejected", code: rejection?.code ?? `http_${httpStatus}`, evidence };
+    if (rejection === null) return { kind: "unknown", why: `http_${httpStatus}_not_this_api`, evidence };
+    return { kind: "rejected", code: rejection.code, evidence };
   }
   // 5xx may have made the Pix before failing; 3xx and other 2xx are not this API's answers;
   // 401/403 say nothing about the order either, and raise the credentials alert.

@@ -89,11 +89,13 @@ describe("classifySend", () => {
     ["202 is not this API's answer: unknown", answered(202, json({ status: "processing" })), unknown("http_202")],
     ["a redirect is unknown, never followed", answered(302), unknown("http_302")],
     ["422 with a code is a rejection carrying that code", answered(422, json({ code: "invalid_key" })), rejected("invalid_key")],
-    ["400 without a code is still a definitive rejection, coded by its status", answered(400, { kind: "not_json" }), rejected("http_400")],
+    ["400 without the API's code (an empty body) is unknown, not a refusal", answered(400), unknown("http_400_not_this_api")],
+    ["404 that is a gateway's HTML page is unknown, not a refusal", answered(404, { kind: "not_json" }), unknown("http_404_not_this_api")],
+    ["422 with JSON that is not the API's error body is unknown", answered(422, json({ error: "nope" })), unknown("http_422_not_this_api")],
     [
-      "a 4xx code that is not a plain token is not trusted: coded by status",
+      "a 4xx code that is not a plain token is not trusted: unknown",
       answered(422, json({ code: "<script>alert(1)</script>" })),
-      rejected("http_422"),
+      unknown("http_422_not_this_api"),
     ],
     [
       "401 is unknown and an alert: our credentials were refused, not the order",
