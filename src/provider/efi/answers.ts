@@ -1,7 +1,8 @@
 // The ONE place where Efí's answers become outcomes (CONTRACT §4b), leaning the same way as the
 // generic API's (../classify.ts): when an answer does not prove what happened, it is unknown.
-// Efí-specific: 409 `id_envio_duplicado` means the Pix exists; only Efí's own not-found body
-// is not found, settled after the grace window by sending again; `chave_invalida` is our key.
+// Efí-specific: `id_envio_duplicado` (under any status) and 409 mean the Pix exists; only Efí's
+// own not-found body is not found, settled after the grace window by sending again;
+// `chave_invalida` is our key.
 import {
   type Contradiction,
   contradiction,
@@ -25,6 +26,9 @@ import { endToEndIdOf, errorBodySchema, notFoundBodySchema, sendAcceptedSchema, 
  * (a wrong URL, not a refusal). 409 is handled on its own: the id was already used.
  */
 const inconclusiveClientStatuses: ReadonlySet<number> = new Set([404, 408, 425, 429]);
+
+/** Efí's word for "this idEnvio was already used": the Pix exists. */
+const duplicateIdEnvio = "id_envio_duplicado";
 
 /** `chave_invalida` refuses our own payer key (EFI_PAYER_KEY): every send will fail until fixed. */
 const payerKeyRefusal = "chave_invalida";
@@ -59,11 +63,12 @@ export function classifyEfiSend(order: PixOrder, exchange: ProviderExchange, evi
     // Whatever status the send carries, the status check settles it: a send only says "held".
     return { kind: "accepted", status: "processing", endToEndId, evidence };
   }
-  // The id was already used: the Pix exists (made by an earlier send), never a failure.
-  if (httpStatus === 409) return { kind: "unknown", why: "already_exists", evidence };
+  const refusal = parseBody(errorBodySchema, body);
+  // The id was already used: the Pix exists (made by an earlier send), never a failure, under
+  // whatever status Efí sends it (documented as 409; a 400 or 422 saying so is no refusal).
+  if (httpStatus === 409 || refusal?.nome === duplicateIdEnvio) return { kind: "unknown", why: "already_exists", evidence };
   if (httpStatus >= 400 && httpStatus < 500 && !inconclusiveClientStatuses.has(httpStatus) && !isCredentialsRefusal(httpStatus)) {
     // A refusal counts only in Efí's words: an HTML 400 from something in between proves nothing.
-    const refusal = parseBody(errorBodySchema, body);
     if (refusal === null) return { kind: "unknown", why: `http_${httpStatus}_not_efi`, evidence };
     if (refusal.nome === payerKeyRefusal) return { kind: "rejected", code: refusal.nome, evidence, alert: "payer_key_invalid" };
     return { kind: "rejected", code: refusal.nome, evidence };
