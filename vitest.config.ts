@@ -118,7 +118,7 @@ export default defineConfig({
       },
       {
         // The send gate's storm: 200 sends two at a time outlast the suite's 4 s deadline, and a
-        // send timed out under load would keep its slot for a whole lease.
+        // send timed out under load would keep its slot a second past its timeout.
         plugins: [testWorker("neonWsProxy", { ...efiBindings, SAGA_DEADLINE_MS: "600000", PROVIDER_TIMEOUT_MS: "10000" })],
         test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...sharedWorker },
       },

@@ -29,7 +29,7 @@ export interface SagaPorts {
   sendSlot?: SendSlot;
 }
 
-/** A send that timed out may still be running at the provider: its slot stays taken until the lease ends. */
+/** A send that timed out may still be running at the provider: its slot comes back a bounded time later. */
 const stillInFlight = (outcome: SendOutcome): boolean => outcome.kind === "unknown" && outcome.why === "timeout";
 
 function sendThroughGate(ports: SagaPorts, saga: SagaRecord): Promise<SendOutcome> {

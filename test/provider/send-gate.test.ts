@@ -1,9 +1,11 @@
 // The SendGate Durable Object on its own: at most `limit` leases, waiters served first come
-// first served, a lease its holder never releases taken back when it expires, a bounded wait.
+// first served, a lease its holder never releases taken back when it expires, a bounded wait;
+// and the send slot over it: a slot back when its send is answered, or shortly after a timeout.
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AcquireResult, SendGate } from "../../src/provider/send-gate/gate-object.ts";
+import { abandonedSendMarginMs, sendSlotFor } from "../../src/provider/send-gate/slot.ts";
 
 const long = { leaseMs: 60_000, waitMsMax: 10_000 };
 
@@ -79,5 +81,58 @@ describe("SendGate", () => {
     const g = gate();
     expect(await g.release("no-such-lease")).toEqual({ released: false });
     expect(await g.held()).toBe(0);
+  });
+
+  it("gives a slot back a bounded time after its send was given up on, long before its lease ends", async () => {
+    const g = gate();
+    const abandoned = leaseOf(await g.acquire({ limit: 1, ...long }));
+    const waiter = g.acquire({ limit: 1, leaseMs: 60_000, waitMsMax: 5_000 });
+    expect(await g.releaseAfter(abandoned, 100)).toEqual({ scheduled: true });
+    // Still counted right after: the provider may still be working on it.
+    expect(await g.held()).toBe(1);
+    // Served by the shortened expiry, not answered busy at the end of its wait (the lease is 60 s).
+    expect((await waiter).outcome).toBe("granted");
+  });
+
+  it("releaseAfter of an unknown lease changes nothing", async () => {
+    const g = gate();
+    expect(await g.releaseAfter("no-such-lease", 100)).toEqual({ scheduled: false });
+    expect(await g.held()).toBe(0);
+  });
+});
+
+describe("sendSlotFor", () => {
+  // Two at a time (the suite runs without a gate); a provider timeout long enough that the
+  // lease alone would hold the slot far beyond each waiter's wait.
+  const limit = 2;
+  const gated: Env = { ...env, PROVIDER_SEND_CONCURRENCY: String(limit) };
+  const timeoutMs = 60_000;
+
+  it("gives the slot back as soon as the send is answered or fails", async () => {
+    const g = gate();
+    const slot = sendSlotFor(gated, timeoutMs, g);
+    expect(await slot(async () => "answered")).toBe("answered");
+    expect(await g.held()).toBe(0);
+    await expect(slot(() => Promise.reject(new Error("reset")))).rejects.toThrow("reset");
+    expect(await g.held()).toBe(0);
+  });
+
+  it("keeps a timed-out send's slot for the stated margin only, then serves the next send", async () => {
+    const g = gate();
+    const slot = sendSlotFor(gated, timeoutMs, g);
+    const timedOut = { kind: "unknown", why: "timeout" } as const;
+    // Both slots given up on: the provider may still be working on both.
+    for (let n = 0; n < limit; n++)
+      expect(
+        await slot(
+          async () => timedOut,
+          (r) => r.why === "timeout",
+        ),
+      ).toBe(timedOut);
+    expect(await g.held()).toBe(limit);
+    // A waiter that would give up long before a lease (4 timeouts + 5 s) ends is served once the
+    // margin has passed: the gate does not stand idle behind sends nobody waits for.
+    const waiter = await g.acquire({ limit, leaseMs: 60_000, waitMsMax: abandonedSendMarginMs + 5_000 });
+    expect(waiter.outcome).toBe("granted");
   });
 });

@@ -1,7 +1,9 @@
 // SendGate: one Durable Object (`env.SEND_GATE.getByName("provider")`) counting the sends in
 // flight at the provider across all transfers (PROVIDER_SEND_CONCURRENCY; Efí asks for one at a
-// time). A send holds a lease; leases expire, so a holder that died mid-send cannot block the
-// gate forever; waiters are served first come, first served, and give up after a bounded wait.
+// time). A send holds a lease, given back when its call is answered or fails, or a bounded time
+// after its caller gave up on it (releaseAfter); leases also expire, so a holder that died
+// mid-send cannot block the gate forever; waiters are served first come, first served, and
+// give up after a bounded wait.
 import { DurableObject } from "cloudflare:workers";
 import { logEvent } from "../../lib/log.ts";
 
@@ -31,6 +33,11 @@ export class SendGate extends DurableObject<Env> {
   /** leaseId -> expiresAtMs; kept in storage too, so a restarted gate still counts its holders. */
   private leases: Map<string, number> | null = null;
   private readonly waiters: Waiter[] = [];
+  /**
+   * Leases whose send was given up on and that come back at their (shortened) expiry: their end
+   * is routine, not a dead holder's. In memory: after a restart one is only logged as expired.
+   */
+  private readonly returning = new Set<string>();
   private expiryTimer: ReturnType<typeof setTimeout> | null = null;
 
   async acquire(request: AcquireRequest): Promise<AcquireResult> {
@@ -59,9 +66,26 @@ export class SendGate extends DurableObject<Env> {
   async release(leaseId: string): Promise<{ released: boolean }> {
     const leases = await this.loaded();
     const released = leases.delete(leaseId);
+    this.returning.delete(leaseId);
     if (released) this.persist(leases);
     this.serve(leases);
     return { released };
+  }
+
+  /**
+   * The lease's send was given up on but may still be running at the provider: its slot comes
+   * back `afterMs` from now (never later than the lease would have expired).
+   */
+  async releaseAfter(leaseId: string, afterMs: number): Promise<{ scheduled: boolean }> {
+    const leases = await this.loaded();
+    const expiresAtMs = leases.get(leaseId);
+    if (expiresAtMs === undefined) return { scheduled: false };
+    leases.set(leaseId, Math.min(expiresAtMs, Date.now() + afterMs));
+    this.returning.add(leaseId);
+    this.persist(leases);
+    // Re-arms the expiry timer for the waiters at the earlier time.
+    this.serve(leases);
+    return { scheduled: true };
   }
 
   /** For tests and operators: the leases held now. */
@@ -95,7 +119,8 @@ export class SendGate extends DurableObject<Env> {
       if (expiresAtMs <= nowMs) {
         leases.delete(leaseId);
         changed = true;
-        logEvent("send_gate_lease_expired", { lease_id: leaseId }, "warn");
+        if (this.returning.delete(leaseId)) logEvent("send_gate_slot_returned", { lease_id: leaseId });
+        else logEvent("send_gate_lease_expired", { lease_id: leaseId }, "warn");
       }
     }
     if (changed) this.persist(leases);

@@ -2,7 +2,8 @@
 // tools such as the bench) can name it without loading the Durable Object's module.
 
 /**
- * `keepLease(result)` true leaves the lease to expire instead of releasing it: a send we stopped
- * waiting for (a timeout) may still be in flight at the provider, so it still counts.
+ * `stillInFlight(result)` true says the caller gave up on the send (a timeout) while it may still
+ * be running at the provider: the slot then comes back a bounded time later (slot.ts says how
+ * long and why), not at once.
  */
-export type SendSlot = <T>(work: () => Promise<T>, keepLease?: (result: T) => boolean) => Promise<T>;
+export type SendSlot = <T>(work: () => Promise<T>, stillInFlight?: (result: T) => boolean) => Promise<T>;
