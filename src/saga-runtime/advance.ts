@@ -132,7 +132,10 @@ async function send(ports: SagaPorts, saga: SagaRecord, kind: SendKind = "send")
   const type = kind === "send" ? "send_answered" : "resend_answered";
   const answered = transition(viewOf(saga), { type, outcome }, ports.nowMs(), ports.timings);
   const write = answered.commands.find((c) => c.type === "persist");
-  return write ? persist(ports, saga, write.change, call) : saga;
+  const persisted = write ? await persist(ports, saga, write.change, call) : saga;
+  // A refused resend is recorded, then the status is read once more before anything is released.
+  const recheck = answered.commands.find((c) => c.type === "check_after_refusal");
+  return recheck ? checkAfterRefusal(ports, persisted, recheck.code) : persisted;
 }
 
 /**
@@ -161,6 +164,15 @@ async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: numbe
   const result = await runScheduledTransfer(ports.db, saga.id, saoPauloClock(ports.nowMs()), ports.rules, retryAtMs);
   if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
   return result.saga;
+}
+
+/** The resend was refused (already recorded): one more status read decides whether to release. */
+async function checkAfterRefusal(ports: SagaPorts, saga: SagaRecord, code: string): Promise<SagaRecord> {
+  const outcome = await ports.provider.status(orderOf(saga));
+  const call = noticed(ports, saga, callRecord("status", outcome), outcome);
+  const answered = transition(viewOf(saga), { type: "refusal_checked", code, outcome }, ports.nowMs(), ports.timings);
+  const write = answered.commands.find((c) => c.type === "persist");
+  return write ? persist(ports, saga, write.change, call) : saga;
 }
 
 /** Raises the outcome's alert, if any, beside the step: an alert never changes the saga. */

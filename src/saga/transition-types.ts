@@ -44,6 +44,8 @@ export type SagaEvent =
   | { type: "resend_answered"; outcome: SendAnswer }
   /** A dynamic BR Code resolved again before `before`, compared with what the transfer holds. */
   | { type: "br_code_checked"; before: SendKind; outcome: BrCodeCheck }
+  /** The status read once more after that resend was refused (`code`): it decides the release. */
+  | { type: "refusal_checked"; code: string; outcome: StatusAnswer }
   | { type: "operator_resolved"; outcome: OperatorOutcome; note: string };
 
 export type Actor = "saga" | "provider" | "operator";
@@ -80,6 +82,11 @@ export type SagaCommand =
   | { type: "resend_to_provider" }
   /** Resolve the dynamic BR Code again; only a charge that still asks for what was held is then sent. */
   | { type: "check_br_code"; before: SendKind }
+  /**
+   * The resend was refused (`code`): ask the status once more before releasing, since a status
+   * read that lags behind a payment, and a refusal that only says "not again", would release it.
+   */
+  | { type: "check_after_refusal"; code: string }
   | { type: "persist"; change: SagaChange };
 
 export interface Transition {

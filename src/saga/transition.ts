@@ -3,9 +3,10 @@
 // The mission's rules live here: unknown is never failure; before the send, compensate; after
 // it, check until sure; only a definitive provider answer (or not_found after the grace
 // window, settled as the provider's adapter says: release, or send again and let only a
-// definitive refusal of that send release) compensates; the deadline sends an inconclusive
-// saga to needs_review, hold kept. A dynamic BR Code is resolved again before every send and
-// resend: a charge that asks for anything else than what was held is not paid.
+// definitive refusal of that send, confirmed by one more not-found, release) compensates; the
+// deadline sends an inconclusive saga to needs_review, hold kept. A dynamic BR Code is resolved
+// again before every send and resend: a charge that asks for anything else than what was held
+// is not paid.
 import type { BrCodeCheck, SendAnswer, StatusAnswer } from "./answers.ts";
 import { resolveRefusal } from "./operator-outcome.ts";
 
@@ -206,9 +207,24 @@ function onResendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, ti
           actor: "provider",
         }),
       );
-    case "rejected":
-      // The provider refused the same id for good, so no payment exists under it.
-      return compensate(saga, "not_sent", outcome.code, `provider refused the resend: ${outcome.code}`, "provider");
+    case "rejected": {
+      // A refusal of the same id may be about the order of events (a payment under it that the
+      // last status read did not show yet): recorded, then the status is read once more, and
+      // only that read's not-found releases. A crash in between repeats the check from scratch.
+      const record = change(saga, {
+        ...resent,
+        nextCheckAtMs: Math.min(nowMs + timings.firstCheckDelayMs, saga.deadlineAtMs),
+        reason: `provider refused the resend (${outcome.code}); asking its status once more before releasing`,
+        actor: "provider",
+      });
+      return {
+        state: saga.state,
+        commands: [
+          { type: "persist", change: record },
+          { type: "check_after_refusal", code: outcome.code },
+        ],
+      };
+    }
     case "unknown": {
       // 409 (it exists) or no answer: check again. The grace window restarts from this send,
       // which may have made the payment just now.
@@ -224,6 +240,23 @@ function onResendAnswered(saga: SagaView, outcome: SendAnswer, nowMs: number, ti
         change(saga, { ...resent, nextCheckAtMs, reason: `resend outcome: ${outcome.why}; will check`, actor: "saga" }),
       );
     }
+  }
+}
+
+/** The status read after a refused resend: only "still no such payment" releases the hold. */
+function onRefusalChecked(saga: SagaView, code: string, outcome: StatusAnswer, nowMs: number, timings: SagaTimings): Transition {
+  switch (outcome.kind) {
+    case "confirmed":
+      return confirmed(saga, ["completed"], outcome.endToEndId, `provider confirmed the payment after refusing its resend (${code})`);
+    case "rejected":
+      return compensate(saga, "provider_rejected", outcome.code, `provider rejected the payment: ${outcome.code}`, "provider");
+    case "not_found":
+      // The same id refused for good and still unknown to the provider: no payment exists under it.
+      return compensate(saga, "not_sent", code, `provider refused the resend (${code}) and still has no such payment`, "provider");
+    case "processing":
+      return checkLater(saga, nowMs, timings, `provider refused the resend (${code}) but shows the payment processing`);
+    case "unknown":
+      return checkLater(saga, nowMs, timings, `provider refused the resend (${code}); status unknown (${outcome.why})`);
   }
 }
 
@@ -264,6 +297,8 @@ export function transition(saga: SagaView, event: SagaEvent, nowMs: number, timi
       const from = event.before === "send" ? "funds_reserved" : "submitted";
       return saga.state === from && saga.pinnedBrCode ? onBrCodeChecked(saga, event.before, event.outcome, nowMs, timings) : nothing(saga);
     }
+    case "refusal_checked":
+      return saga.state === "submitted" ? onRefusalChecked(saga, event.code, event.outcome, nowMs, timings) : nothing(saga);
     case "operator_resolved":
       if (resolveRefusal(saga, event.outcome) !== null) return nothing(saga);
       // Held before sending (anti-fraud): approval means "send it now".

@@ -42,14 +42,17 @@ describe("late-confirm@ in the sandbox", () => {
     expect((await sandbox.payment(send.idempotencyKey))?.status).toBe("confirmed");
   });
 
-  it("Efí: a resend slow to come past the grace window is refused, and then the Pix leaves", async () => {
+  it("Efí: a resend slow to come past the grace window is refused, the read after it finds nothing, and then the Pix leaves", async () => {
     const send = lateSend(0);
     expect((await answered(sandbox.sendEfi(send))).httpStatus).toBe(201);
     expect((await answered(sandbox.statusEfi(send.idempotencyKey))).httpStatus).toBe(404);
     await sleep(1_000);
-    // Efí's status never gives up for the caller: the saga's resend does.
+    // Efí's status never gives up for the caller: the saga's resend, refused, and the status
+    // read it makes after that refusal do.
     expect((await answered(sandbox.statusEfi(send.idempotencyKey))).httpStatus).toBe(404);
     expect(await answered(sandbox.sendEfi(send))).toMatchObject({ httpStatus: 422, body: { nome: "pagamento_negado" } });
+    expect((await sandbox.payment(send.idempotencyKey))?.status).toBe("not_found");
+    expect((await answered(sandbox.statusEfi(send.idempotencyKey))).httpStatus).toBe(404);
     expect((await answered(sandbox.statusEfi(send.idempotencyKey))).body).toMatchObject({ status: "REALIZADO" });
     expect(await sandbox.payment(send.idempotencyKey)).toMatchObject({ status: "confirmed", send_calls: 2, made: true });
   });

@@ -59,7 +59,24 @@ const resendRows = [
   ["accepted confirmed: settle",                   sendOutcome.accepted("confirmed", "E2E-2"),      "completed",   ["completed"],                    "settle",  null,         null,                20_000,      null],
   ["409 (it exists): check again",                 sendOutcome.unknown("already_exists"),           "submitted",   [],                               null,      null,         null,                20_000,      21_000],
   ["timeout: check again, grace restarts",         sendOutcome.unknown("timeout"),                  "submitted",   [],                               null,      null,         null,                20_000,      21_000],
-  ["refused for good: release, not_sent",          sendOutcome.rejected("pagamento_negado"),        "compensated", ["compensating", "compensated"],  "release", "not_sent",   "pagamento_negado",  sentAtMs,    null],
+  ["refused: recorded, nothing released yet",      sendOutcome.rejected("pagamento_negado"),        "submitted",   [],                               null,      null,         null,                20_000,      21_000],
+] as const;
+
+/** Submitted after the refused resend was recorded at 20 s: the view the refusal's status read answers. */
+const refusedAt: SagaView = { ...submitted, checksMade: 0, lastSentAtMs: 20_000 };
+
+function refusalChecked(outcome: ReturnType<(typeof statusOutcome)[keyof typeof statusOutcome]>, nowMs = 20_100) {
+  return transition(refusedAt, { type: "refusal_checked", code: "pagamento_negado", outcome }, nowMs, timings);
+}
+
+// biome-ignore format: a table reads best as a grid
+const refusalRows = [
+  // name                                                     outcome                                  to             path                              ledger     failureReason        failureCode
+  ["still not found: release, not_sent with the refusal",     statusOutcome.notFound("resend"),        "compensated", ["compensating", "compensated"],  "release", "not_sent",          "pagamento_negado"],
+  ["confirmed after all (the read lagged): settle",           statusOutcome.confirmed("E2E-1"),        "completed",   ["completed"],                    "settle",  null,                null],
+  ["rejected: release as the provider's rejection",           statusOutcome.rejected("AC03"),          "compensated", ["compensating", "compensated"],  "release", "provider_rejected", "AC03"],
+  ["processing: the payment exists, check again, hold kept",  statusOutcome.processing(),              "submitted",   [],                               null,      null,                null],
+  ["unknown: check again, hold kept",                         statusOutcome.unknown("http_503"),       "submitted",   [],                               null,      null,                null],
 ] as const;
 
 describe("the resend's answer", () => {
@@ -67,6 +84,15 @@ describe("the resend's answer", () => {
     const result = resendAnswered(outcome);
     expect(result.state).toBe(to);
     expect(persistedChange(result)).toMatchObject({ path, ledger, failureReason, failureCode, lastSentAtMs, nextCheckAtMs });
+  });
+
+  it("a refusal releases nothing before the status is read once more", () => {
+    const result = resendAnswered(sendOutcome.rejected("pagamento_negado"));
+    expect(result.commands).toEqual([
+      expect.objectContaining({ type: "persist" }),
+      { type: "check_after_refusal", code: "pagamento_negado" },
+    ]);
+    expect(persistedChange(result)?.reason).toContain("asking its status once more");
   });
 
   it("an unknown resend past the deadline goes to needs_review, hold kept", () => {
@@ -82,6 +108,27 @@ describe("the resend's answer", () => {
         state,
         commands: [],
       });
+    }
+  });
+});
+
+describe("the status read once more after a refused resend", () => {
+  it.each(refusalRows)("%s", (_name, outcome, to, path, ledger, failureReason, failureCode) => {
+    const result = refusalChecked(outcome);
+    expect(result.state).toBe(to);
+    expect(persistedChange(result)).toMatchObject({ path, ledger, failureReason, failureCode });
+  });
+
+  it("an inconclusive read past the deadline goes to needs_review, hold kept", () => {
+    const result = refusalChecked(statusOutcome.processing(), 150_000);
+    expect(result.state).toBe("needs_review");
+    expect(persistedChange(result)).toMatchObject({ path: ["needs_review"], ledger: null });
+  });
+
+  it("is ignored outside submitted", () => {
+    for (const state of ["funds_reserved", "completed", "compensated", "needs_review"] as const) {
+      const event: SagaEvent = { type: "refusal_checked", code: "x", outcome: statusOutcome.notFound("resend") };
+      expect(transition({ ...refusedAt, state }, event, 20_100, timings)).toEqual({ state, commands: [] });
     }
   });
 });

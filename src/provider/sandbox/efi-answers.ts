@@ -21,7 +21,8 @@ export function efiSendAnswer(generic: SandboxAnswer, row: PaymentRow | null, fi
   if (generic.httpStatus === 409) return efiError(409, "id_envio_duplicado", "Este idEnvio já foi utilizado com outro pagamento.");
   if (row !== null && !firstCall) {
     // Nothing was ever made under this id (or, late-confirm@, nothing shows yet): Efí refuses
-    // the repeat outright, so the saga releases, and the Pix that leaves later is paid after release.
+    // the repeat outright, so the saga releases once its next status read finds nothing either,
+    // and the Pix that leaves after that read is paid after release.
     const behaviour = behaviourFor(row.pix_key);
     if (!isKnownToProvider(behaviour) || (behaviour.hiddenPastGrace && nowMs < row.final_at_ms)) {
       return efiError(422, "pagamento_negado", "Pagamento negado.");

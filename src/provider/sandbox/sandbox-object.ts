@@ -59,6 +59,11 @@ export class SandboxProvider extends DurableObject<Env> {
   /** Sends being answered right now, and the most seen at once (PROVIDER_SEND_CONCURRENCY's proof). */
   private sendsInFlight = 0;
   private sendsInFlightMax = 0;
+  /**
+   * Efí payments whose resend was refused: the caller's next not-found is its giving up. In
+   * memory: after a restart such a late-confirm payment leaves at its unclaimed time instead.
+   */
+  private readonly refusedResends = new Set<string>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -130,7 +135,8 @@ export class SandboxProvider extends DurableObject<Env> {
 
   /**
    * A hidden late-confirm payment leaves right after the caller was told, past its grace window,
-   * that there is none (a generic not-found, Efí's refused resend): the Pix the caller released.
+   * that there is none (a generic not-found; Efí's not-found after a refused resend): the Pix
+   * the caller released.
    */
   private giveUpOnLateConfirm(row: PaymentRow, nowMs: number): void {
     if (behaviourFor(row.pix_key).hiddenPastGrace && nowMs < row.final_at_ms) this.store.leaveBy(row.idempotency_key, nowMs);
@@ -160,14 +166,18 @@ export class SandboxProvider extends DurableObject<Env> {
     const row = this.store.find(input.idempotencyKey);
     const nowMs = Date.now();
     const answer = efiSendAnswer(generic, row, firstCall, nowMs);
-    // The Efí saga resends after a not-found past its grace window; a refusal is its giving up.
-    if (row !== null && !firstCall && answer.httpStatus === 422) this.giveUpOnLateConfirm(row, nowMs);
+    // The Efí saga resends after a not-found past its grace window, and reads the status once
+    // more after a refusal: the not-found that read gets is its giving up (statusEfi).
+    if (row !== null && !firstCall && answer.httpStatus === 422) this.refusedResends.add(input.idempotencyKey);
     return answer;
   }
 
   async statusEfi(idempotencyKey: string): Promise<SandboxAnswer> {
     const generic = this.answerStatus(idempotencyKey);
-    return efiStatusAnswer(generic, this.store.find(idempotencyKey));
+    const row = this.store.find(idempotencyKey);
+    const answer = efiStatusAnswer(generic, row);
+    if (row !== null && answer.httpStatus === 404 && this.refusedResends.delete(idempotencyKey)) this.giveUpOnLateConfirm(row, Date.now());
+    return answer;
   }
 
   /**

@@ -18,6 +18,10 @@ export interface FakeEfiKnobs {
   notFound: "efi" | "gateway";
   /** Statement pages (`GET /v2/gn/pix/enviados`) answered 503 from this page on (null: none). */
   failListFromPage: number | null;
+  /** The next N status calls answer Efí's not-found even for a held payment (a read that lags). */
+  lagStatusReads: number;
+  /** A repeat send of a held idEnvio is refused `422 pagamento_negado` (a refusal of the repeat, not of the Pix). */
+  refuseRepeats: boolean;
 }
 
 interface Held {
@@ -38,6 +42,8 @@ export class FakeEfi {
     hangStatus: false,
     notFound: "efi",
     failListFromPage: null,
+    lagStatusReads: 0,
+    refuseRepeats: false,
   };
   readonly held = new Map<string, Held>();
   readonly requests: { method: string; path: string; authorization: string | null }[] = [];
@@ -125,6 +131,8 @@ export class FakeEfi {
 
   private async send(idEnvio: string, request: Request): Promise<Response> {
     if (this.knobs.hangSends) return new Promise<Response>(() => {});
+    if (this.held.has(idEnvio) && this.knobs.refuseRepeats)
+      return Response.json({ nome: "pagamento_negado", mensagem: "negado" }, { status: 422 });
     if (this.held.has(idEnvio)) return Response.json({ nome: "id_envio_duplicado", mensagem: "já utilizado" }, { status: 409 });
     const body = (await request.json()) as { valor: string };
     const held: Held = {
@@ -142,7 +150,9 @@ export class FakeEfi {
 
   private status(idEnvio: string): Response | Promise<Response> {
     if (this.knobs.hangStatus) return new Promise<Response>(() => {});
-    const held = this.held.get(idEnvio);
+    const lagging = this.knobs.lagStatusReads > 0;
+    this.knobs.lagStatusReads = Math.max(0, this.knobs.lagStatusReads - 1);
+    const held = lagging ? undefined : this.held.get(idEnvio);
     if (held === undefined) {
       if (this.knobs.notFound === "gateway") return new Response("<html>Bad route</html>", { status: 404 });
       return Response.json(
