@@ -1,6 +1,7 @@
 // Efí's OAuth2 client_credentials token (`POST /oauth/token`, Basic client_id:client_secret),
 // cached per isolate until shortly before it expires, so a burst of sagas asks for one token,
-// not one each. A 401 from the API invalidates it (the adapter then asks once more).
+// not one each. A 401 from the API invalidates it (the adapter then asks once more). A refusal
+// of our credentials is cached too, for a minute: every saga step would otherwise ask again.
 
 import { settledWithin } from "../../lib/within.ts";
 import type { ProviderExchange } from "../classify.ts";
@@ -14,12 +15,28 @@ export const tokenRenewBeforeExpiryMsMax = 60_000;
 /** Bounds the cache: one entry per (base URL, client id); more means something is generating ids. */
 const cachedTokensMax = 16;
 
+/**
+ * How long a refusal of our credentials (401/403) is answered from memory before Efí is asked
+ * again. Credentials are fixed by a person and a deploy, not by retrying: asking at every saga
+ * step only hammers Efí's token endpoint (which rate-limits) and multiplies the alert. A minute
+ * bounds how late a fix made at Efí's side (a re-enabled application) is noticed.
+ */
+export const credentialsRefusalCacheMs = 60_000;
+
 interface CachedToken {
   accessToken: string;
   renewAtMs: number;
 }
 
-export type TokenCache = Map<string, CachedToken>;
+type Refused = Extract<TokenResult, { ok: false }>;
+
+interface CachedRefusal {
+  refused: Refused;
+  askAgainAtMs: number;
+}
+
+/** By configuration: its token or its refusal; by configuration and operation: a call's 403. */
+export type TokenCache = Map<string, CachedToken | CachedRefusal>;
 
 /** The isolate's cache: shared by every saga object this isolate runs. */
 const isolateTokens: TokenCache = new Map();
@@ -48,9 +65,15 @@ export interface TokenClientOptions {
 export type TokenResult = { ok: true; accessToken: string } | { ok: false; why: string; evidence: ProviderEvidence; alert?: ProviderAlert };
 
 export interface TokenClient {
-  token(): Promise<TokenResult>;
+  /** `operation` names the call the token is for (a 403 may refuse one operation only). */
+  token(operation: string): Promise<TokenResult>;
   /** Forgets `accessToken` if it is still the cached one (another caller may have renewed it). */
   invalidate(accessToken: string): void;
+  /**
+   * A call refused our credentials: a 401 with a fresh token refuses them all (null), a 403
+   * refuses `operation` (a scope we lack). Either is answered from memory for a minute.
+   */
+  refused(operation: string | null, why: string, evidence: ProviderEvidence): void;
 }
 
 export function createTokenClient(options: TokenClientOptions): TokenClient {
@@ -58,22 +81,51 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
   const cacheKey = `${options.baseUrl} ${options.clientId}`;
   const inFlight = inFlightFor(cache);
 
+  const keyOf = (operation: string | null): string => (operation === null ? cacheKey : `${cacheKey} ${operation}`);
+
+  function remember(key: string, entry: CachedToken | CachedRefusal): void {
+    if (cache.size >= cachedTokensMax && !cache.has(key)) cache.clear();
+    cache.set(key, entry);
+  }
+
+  function rememberRefusal(operation: string | null, refused: Refused, atMs: number): void {
+    const askAgainAtMs = atMs + credentialsRefusalCacheMs;
+    const error = `credentials refused at ${new Date(atMs).toISOString()}; not asked again before ${new Date(askAgainAtMs).toISOString()}`;
+    // What later callers see: the refusal's status, without its body or timing (no call was made).
+    const evidence: ProviderEvidence = { httpStatus: refused.evidence.httpStatus, durationMs: 0, body: null, error };
+    remember(keyOf(operation), { refused: { ...refused, evidence }, askAgainAtMs });
+  }
+
+  /** A refusal still answered from memory for this operation (all of them, or this one). */
+  function refusalFor(operation: string, nowMs: number): Refused | null {
+    for (const key of [keyOf(null), keyOf(operation)]) {
+      const entry = cache.get(key);
+      if (entry !== undefined && "refused" in entry && nowMs < entry.askAgainAtMs) return entry.refused;
+    }
+    return null;
+  }
+
   async function request(): Promise<TokenResult> {
     const requestedAtMs = options.nowMs();
     const { exchange, evidence } = await exchangeOnce(options.fetcher, tokenRequest(options), options.timeoutMs);
     const result = readToken(exchange, evidence);
-    if (!result.ok) return result;
+    if (!result.ok) {
+      if (result.alert === "credentials_refused") rememberRefusal(null, result, requestedAtMs);
+      return result;
+    }
     const lifetimeMs = result.expiresInSeconds * 1000;
     const renewAtMs = requestedAtMs + lifetimeMs - Math.min(tokenRenewBeforeExpiryMsMax, lifetimeMs / 2);
-    if (cache.size >= cachedTokensMax && !cache.has(cacheKey)) cache.clear();
-    cache.set(cacheKey, { accessToken: result.accessToken, renewAtMs });
+    remember(cacheKey, { accessToken: result.accessToken, renewAtMs });
     return { ok: true, accessToken: result.accessToken };
   }
 
   return {
-    async token(): Promise<TokenResult> {
+    async token(operation: string): Promise<TokenResult> {
+      const nowMs = options.nowMs();
+      const refused = refusalFor(operation, nowMs);
+      if (refused !== null) return refused;
       const cached = cache.get(cacheKey);
-      if (cached !== undefined && options.nowMs() < cached.renewAtMs) return { ok: true, accessToken: cached.accessToken };
+      if (cached !== undefined && "accessToken" in cached && nowMs < cached.renewAtMs) return { ok: true, accessToken: cached.accessToken };
       // Single flight: a cold burst of sagas waits for one token request instead of each asking.
       const pending = inFlight.get(cacheKey);
       if (pending !== undefined) {
@@ -87,7 +139,11 @@ export function createTokenClient(options: TokenClientOptions): TokenClient {
       return asked;
     },
     invalidate(accessToken: string): void {
-      if (cache.get(cacheKey)?.accessToken === accessToken) cache.delete(cacheKey);
+      const cached = cache.get(cacheKey);
+      if (cached !== undefined && "accessToken" in cached && cached.accessToken === accessToken) cache.delete(cacheKey);
+    },
+    refused(operation: string | null, why: string, evidence: ProviderEvidence): void {
+      rememberRefusal(operation, { ok: false, why, evidence, alert: "credentials_refused" }, options.nowMs());
     },
   };
 }

@@ -2,14 +2,17 @@
 // with which token, and how it reads 401s, timeouts, a 409 on a resend and the two kinds of 404.
 import { describe, expect, it } from "vitest";
 import { createEfiProvider } from "../../../src/provider/efi/adapter.ts";
-import type { TokenCache } from "../../../src/provider/efi/token.ts";
+import { credentialsRefusalCacheMs, type TokenCache } from "../../../src/provider/efi/token.ts";
+import type { Fetcher } from "../../../src/provider/http-exchange.ts";
 import type { PixOrder } from "../../../src/provider/port.ts";
 import { FakeEfi } from "./fake-efi.ts";
 
 const baseUrl = "https://efi.test/efi";
 const timeoutMs = 200;
 
-function setup(overrides: { nowMs?: () => number } = {}) {
+/** `between`: what stands between the adapter and the fake Efí (by default nothing). */
+function setup(overrides: { nowMs?: () => number; between?: (efi: FakeEfi) => Fetcher } = {}) {
+  const { between, ...options } = overrides;
   const efi = new FakeEfi();
   const tokenCache: TokenCache = new Map();
   const provider = createEfiProvider({
@@ -18,9 +21,9 @@ function setup(overrides: { nowMs?: () => number } = {}) {
     clientSecret: "client-secret",
     payerKey: "pagador@fintech.test",
     timeoutMs,
-    fetcher: efi.fetcher,
+    fetcher: between === undefined ? efi.fetcher : between(efi),
     tokenCache,
-    ...overrides,
+    ...options,
   });
   return { efi, provider, tokenCache };
 }
@@ -130,6 +133,50 @@ describe("Efí adapter", () => {
     expect(await provider.send(order())).toMatchObject({ kind: "unknown", why: "token_http_401", alert: "credentials_refused" });
     expect(await provider.status(order())).toMatchObject({ kind: "unknown", why: "token_http_401", alert: "credentials_refused" });
     expect(efi.requests.every((r) => r.path === "/oauth/token")).toBe(true);
+  });
+
+  it("a refused token request is remembered for a minute: no new token request at every step", async () => {
+    let clockMs = Date.now();
+    const { efi, provider } = setup({ nowMs: () => clockMs });
+    efi.knobs.refuseTokens = true;
+    expect(await provider.send(order())).toMatchObject({ kind: "unknown", why: "token_http_401", alert: "credentials_refused" });
+    clockMs += credentialsRefusalCacheMs - 1;
+    const again = await provider.status(order());
+    expect(again).toMatchObject({ kind: "unknown", why: "token_http_401", alert: "credentials_refused", evidence: { httpStatus: 401 } });
+    expect(again.evidence.error).toContain("not asked again before");
+    expect(efi.requests).toHaveLength(1);
+    // A minute on, Efí is asked again (a person may have fixed it).
+    efi.knobs.refuseTokens = false;
+    clockMs += 1;
+    expect(await provider.send(order())).toMatchObject({ kind: "accepted" });
+  });
+
+  it("a 401 with a fresh token is remembered: for a minute no call and no token request is made", async () => {
+    let clockMs = Date.now();
+    const { efi, provider } = setup({ nowMs: () => clockMs });
+    efi.knobs.refuseNextCalls = 2;
+    expect(await provider.send(order())).toMatchObject({ kind: "unknown", why: "http_401", alert: "credentials_refused" });
+    const asked = efi.requests.length;
+    expect(await provider.send(order())).toMatchObject({ kind: "unknown", why: "http_401", alert: "credentials_refused" });
+    expect(await provider.status(order())).toMatchObject({ kind: "unknown", why: "http_401", alert: "credentials_refused" });
+    expect(efi.requests).toHaveLength(asked);
+    clockMs += credentialsRefusalCacheMs;
+    expect(await provider.send(order())).toMatchObject({ kind: "accepted" });
+  });
+
+  it("a 403 refuses one operation: remembered for it, the others carry on", async () => {
+    let statusCalls = 0;
+    // Our application lacks the scope to read sent Pix: Efí answers those calls 403.
+    const lackingScope = (efi: FakeEfi) => async (request: Request) => {
+      if (!new URL(request.url).pathname.includes("/enviados/")) return efi.fetcher(request);
+      statusCalls += 1;
+      return Response.json({ nome: "acesso_negado", mensagem: "escopo" }, { status: 403 });
+    };
+    const { provider } = setup({ between: lackingScope });
+    expect(await provider.status(order())).toMatchObject({ kind: "unknown", why: "http_403", alert: "credentials_refused" });
+    expect(await provider.status(order())).toMatchObject({ kind: "unknown", why: "http_403", alert: "credentials_refused" });
+    expect(statusCalls).toBe(1);
+    expect(await provider.send(order())).toMatchObject({ kind: "accepted" });
   });
 
   it("a send that outlasts the timeout is unknown", async () => {
