@@ -38,7 +38,7 @@ describe("noticeProviderMisconfigured", () => {
     const waitUntil = vi.fn();
     noticeProviderMisconfigured({ ...env, OPS_ALERT_URL: undefined }, { waitUntil }, saga, "credentials_refused", refusedCall);
     expect(lines.map((line) => JSON.parse(line))).toEqual([
-      { event: providerMisconfiguredEvent, alert: "credentials_refused", transfer_id: saga.id, http_status: 401, alert_url_set: false },
+      { event: providerMisconfiguredEvent, alert: "credentials_refused", transfer_id: saga.id, http_status: 401, alert_sent: false },
     ]);
     expect(waitUntil).not.toHaveBeenCalled();
   });
@@ -46,16 +46,19 @@ describe("noticeProviderMisconfigured", () => {
   it("POSTs provider.misconfigured to OPS_ALERT_URL, signed with OPS_ALERT_SECRET, beside the step", async () => {
     const lines = captureLogs();
     const receiver = alertReceiver();
-    noticeProviderMisconfigured({ ...env, OPS_ALERT_URL: "https://alerts.example/hook" }, receiver.runtime, saga, "payer_key_invalid", {
-      ...refusedCall,
-      outcome: "unknown:payer_key_invalid",
-      httpStatus: 400,
-    });
+    noticeProviderMisconfigured(
+      { ...env, OPS_ALERT_URL: "https://alerts.example/hook" },
+      receiver.runtime,
+      saga,
+      "payer_key_invalid",
+      { ...refusedCall, outcome: "unknown:payer_key_invalid", httpStatus: 400 },
+      new Set(),
+    );
     await receiver.settled();
     const request = receiver.received[0];
     if (request === undefined) throw new Error("no alert sent");
     expect(request.url).toBe("https://alerts.example/hook");
-    expect(request.headers.get("webhook-id")).toMatch(new RegExp(`^alert_payer_key_invalid_${saga.id}_\\d+$`));
+    expect(request.headers.get("webhook-id")).toMatch(/^alert_payer_key_invalid_sandbox_\d+$/);
     const rawBody = new Uint8Array(await request.arrayBuffer());
     const nowSeconds = Date.now() / 1000;
     expect(await verifyWebhook({ secrets: env.OPS_ALERT_SECRET, headers: request.headers, rawBody, nowSeconds })).toEqual({ ok: true });
@@ -63,6 +66,7 @@ describe("noticeProviderMisconfigured", () => {
       type: "provider.misconfigured",
       data: {
         alert: "payer_key_invalid",
+        configuration: "sandbox",
         transfer_id: saga.id,
         provider_call: "send",
         http_status: 400,
@@ -70,6 +74,22 @@ describe("noticeProviderMisconfigured", () => {
       },
     });
     expect(lines.some((line) => line.includes('"event":"ops_alert_delivered"'))).toBe(true);
+  });
+
+  it("sends one alert per configuration, however many transfers see it; each step still logs", async () => {
+    const lines = captureLogs();
+    const receiver = alertReceiver();
+    const sent = new Set<string>();
+    const config: Env = { ...env, OPS_ALERT_URL: "https://alerts.example/hook" };
+    for (let n = 0; n < 5; n++) {
+      const other = { ...saga, id: crypto.randomUUID() };
+      noticeProviderMisconfigured(config, receiver.runtime, other, "credentials_refused", refusedCall, sent);
+    }
+    await receiver.settled();
+    expect(receiver.received).toHaveLength(1);
+    const logged = lines.map((line) => JSON.parse(line) as { event: string; alert_sent?: boolean });
+    const steps = logged.filter((line) => line.event === providerMisconfiguredEvent);
+    expect(steps.map((line) => line.alert_sent)).toEqual([true, false, false, false, false]);
   });
 
   it("never throws into the saga, whatever the fetcher does", async () => {
@@ -83,7 +103,7 @@ describe("noticeProviderMisconfigured", () => {
       sleep: async () => {},
     };
     const config: Env = { ...env, OPS_ALERT_URL: "https://alerts.example/hook" };
-    expect(() => noticeProviderMisconfigured(config, failing, saga, "credentials_refused", refusedCall)).not.toThrow();
+    expect(() => noticeProviderMisconfigured(config, failing, saga, "credentials_refused", refusedCall, new Set())).not.toThrow();
     await Promise.all(scheduled);
     expect(lines.some((line) => line.includes('"event":"ops_alert_gave_up"'))).toBe(true);
   });
@@ -105,6 +125,7 @@ describe("a wrong EFI_CLIENT_SECRET, end to end", () => {
       tokenCache: new Map(),
     });
     const receiver = alertReceiver();
+    const alertsSent = new Set<string>();
     const alerts: ProviderAlert[] = [];
     let clockMs = Date.now();
     const ports = {
@@ -115,7 +136,7 @@ describe("a wrong EFI_CLIENT_SECRET, end to end", () => {
       nowMs: () => clockMs,
       alert: (s: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => {
         alerts.push(alert);
-        noticeProviderMisconfigured({ ...env, OPS_ALERT_URL: "https://alerts.example/hook" }, receiver.runtime, s, alert, call);
+        noticeProviderMisconfigured({ ...env, OPS_ALERT_URL: "https://alerts.example/hook" }, receiver.runtime, s, alert, call, alertsSent);
       },
     };
 
@@ -135,7 +156,9 @@ describe("a wrong EFI_CLIENT_SECRET, end to end", () => {
     expect(footprint.history).toEqual(["started", "funds_reserved", "submitted", "needs_review"]);
 
     await receiver.settled();
-    expect(receiver.received.length).toBeGreaterThanOrEqual(1);
+    // Every step saw the refusal; the configuration was alerted once.
+    expect(alerts.length).toBeGreaterThan(1);
+    expect(receiver.received).toHaveLength(1);
     const body = JSON.parse(await (receiver.received[0] as Request).text()) as {
       type: string;
       data: { alert: string; transfer_id: string };
