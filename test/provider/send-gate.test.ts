@@ -5,7 +5,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { AcquireResult, SendGate } from "../../src/provider/send-gate/gate-object.ts";
-import { abandonedSendMarginMs, sendSlotFor } from "../../src/provider/send-gate/slot.ts";
+import { abandonedSendMarginMs } from "../../src/provider/send-gate/send-slot.ts";
+import { sendSlotFor } from "../../src/provider/send-gate/slot.ts";
 
 const long = { leaseMs: 60_000, waitMsMax: 10_000 };
 

@@ -13,23 +13,12 @@ export const sendSlotWaitMsMax = 30_000;
  */
 const leaseCallsMax = 4;
 const leaseMarginMs = 5_000;
-/**
- * How long a send we gave up on (PROVIDER_TIMEOUT_MS passed) still counts as in flight at the
- * provider. When we abort, the request has reached the provider or never will; what remains is
- * the provider finishing work it already started, and a PSP that has not answered a Pix send
- * within our timeout (10 s by default, many times its normal answer) is finishing it, not
- * starting it. One more second covers that tail (twice the sandbox's own overrun of 500 ms).
- * Erring short costs at most one `429` to the next send, which is unknown and retried, never
- * money; erring long leaves the gate idle with a queue behind it, as the dead-object lease did
- * (4 timeouts + 5 s: 7.8 s in the Efí suite) for a caller that had given up after one timeout.
- */
-export const abandonedSendMarginMs = 1_000;
 
 export class SendGateBusy extends Error {
   override readonly name = "SendGateBusy";
 }
 
-import type { SendSlot } from "./send-slot.ts";
+import { abandonedSendMarginMs, type SendSlot } from "./send-slot.ts";
 
 export type { SendSlot };
 
