@@ -34,7 +34,7 @@ const pixKey = "ana@example.com";
  * out. A dead holder's lease would be 4 of these plus 5 s: what a hung send cost the gate before.
  */
 const providerTimeoutMs = 1_000;
-/** Every this many transfers of the hung burst, one hangs: 4 in 200, early enough that a queue waits behind each. */
+/** Every this many transfers of the hung burst, one hangs: 5 in 200, each with a queue behind it. */
 const hungEvery = 40;
 const hungOffset = 10;
 
