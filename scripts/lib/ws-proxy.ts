@@ -3,18 +3,17 @@
 // HTTP query path `neon()` uses (http-sql/). Local development and tests only: production talks
 // to Neon.
 // Given a fault switchboard (the chaos tests), it relays message by message so faults can be
-// injected; without one it pools server connections per session (pg-pool/, PgBouncer's session
-// mode; Neon's pooler runs transaction mode, and why that does not matter here is said there).
+// injected; without one it is a plain pipe. The Worker's statements take the HTTP path, so the
+// WebSocket sessions here are the tests' and the bench's own: nothing to gain from pooling them.
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { createWebSocketStream, WebSocketServer } from "ws";
 import { relayWithFaults } from "./db-faults/relay.ts";
 import type { FaultRules } from "./db-faults/rules.ts";
 import { startSqlEndpoint } from "./http-sql/endpoint.ts";
-import { IdleBackends } from "./pg-pool/idle-backends.ts";
-import { PooledSession, type Target } from "./pg-pool/pooled-session.ts";
 
 export interface WsProxy {
   /** Value for the Worker's NEON_WS_PROXY variable: host:port of this proxy (WebSocket and /sql). */
@@ -42,8 +41,6 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
     res.writeHead(426).end("websocket, or POST /sql");
   });
   const wss = new WebSocketServer({ server: http });
-  // Without faults the proxy pools server connections per session (pg-pool/; see the header).
-  const idle = new IdleBackends();
   wss.on("connection", (socket, request) => {
     const target = new URL(request.url ?? "/", "http://proxy").searchParams.get("address") ?? "";
     const separator = target.lastIndexOf(":");
@@ -53,11 +50,12 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
       socket.close(1008, "target not allowed");
       return;
     }
+    const stream = createWebSocketStream(socket);
     if (options.faults) {
-      relayWithFaults(createWebSocketStream(socket), connect({ host, port: targetPort }), options.faults);
+      relayWithFaults(stream, connect({ host, port: targetPort }), options.faults);
       return;
     }
-    new PooledSession(socket, serverAddress(host, targetPort), idle);
+    pipe(stream, connect(serverAddress(host, targetPort)));
   });
   await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
   const { port: boundPort } = http.address() as AddressInfo;
@@ -66,7 +64,6 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
     close: async () => {
       await new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();
-        idle.close();
         wss.close();
         http.close(() => resolve());
         http.closeAllConnections();
@@ -81,7 +78,21 @@ export async function startWsProxy(port = 0, options: WsProxyOptions = {}): Prom
  * server without the TCP stack, which costs the proxy and every backend CPU per message on a
  * machine whose cores the database also needs.
  */
-function serverAddress(host: string, port: number): Target {
+function serverAddress(host: string, port: number): { path: string } | { host: string; port: number } {
   const path = `/tmp/.s.PGSQL.${port}`;
   return existsSync(path) ? { path } : { host, port };
+}
+
+/** Bytes both ways until either side closes, then both close. */
+function pipe(client: Duplex, server: Socket): void {
+  server.setNoDelay(true);
+  client.pipe(server).pipe(client);
+  const closeBoth = () => {
+    server.destroy();
+    client.destroy();
+  };
+  for (const side of [client, server]) {
+    side.on("error", closeBoth);
+    side.on("close", closeBoth);
+  }
 }
