@@ -2,7 +2,7 @@
 // through the WebSocket proxy), and one dedicated connection per load worker so that pool
 // checkout costs fall on no variant.
 import { neonConfig, type Pool, type PoolClient } from "@neondatabase/serverless";
-import { createPool } from "../../src/db/pool.ts";
+import { createPool } from "../../test/support/ws-pool.ts";
 
 export interface BenchDb {
   databaseUrl: string;

@@ -3,10 +3,19 @@
 // first query (TCP, TLS, the upgrade, the startup). Every statement here stands alone (each
 // saga step and each API read is one SQL function call or one SELECT), which is what this path
 // is for; a session (a transaction across statements, a backend to fault mid-transaction) needs
-// the WebSocket Pool of pool.ts.
+// the WebSocket Pool the tests and the bench use (test/support/ws-pool.ts).
 import { neon, neonConfig } from "@neondatabase/serverless";
-import type { DbSettings } from "./pool.ts";
 import type { Queryable } from "./queryable.ts";
+
+export interface DbSettings {
+  databaseUrl: string;
+  /** Local only: route the driver through a proxy to a plain PostgreSQL. */
+  wsProxy?: string | undefined;
+  /** Connections a WebSocket pool may open (the tests' and the bench's; test/support/ws-pool.ts). */
+  maxConnections?: number;
+  /** Shown in pg_stat_activity: tells API, saga and test connections apart. */
+  applicationName?: string;
+}
 
 let configuredProxy: string | undefined;
 

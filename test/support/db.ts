@@ -1,8 +1,8 @@
 // Database helpers for tests running in workerd: the same driver and settings as production.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
-import { createPool } from "../../src/db/pool.ts";
 import { dbSettings } from "../../src/db/settings.ts";
+import { createPool } from "./ws-pool.ts";
 
 export function testPool(maxConnections = 10): Pool {
   return createPool({ ...dbSettings(env), maxConnections, applicationName: "pix-test" });

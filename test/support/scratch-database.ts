@@ -7,9 +7,9 @@
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { afterAll, beforeAll } from "vitest";
-import { createPool } from "../../src/db/pool.ts";
 import { dbSettings } from "../../src/db/settings.ts";
 import { testPool } from "./db.ts";
+import { createPool } from "./ws-pool.ts";
 
 export interface ScratchDatabase {
   /** The file's one session: BEGIN and COMMIT reach the same connection. */

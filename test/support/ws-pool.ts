@@ -1,19 +1,11 @@
-// Postgres sessions through the Neon serverless driver's WebSocket Pool: for work that needs
-// one connection across statements (the tests' own sessions, transactions held open, faults
-// injected mid-transaction). The application's single statements go over http.ts instead.
+// Postgres sessions through the Neon serverless driver's WebSocket Pool, for the tests and the
+// bench: work that needs one connection across statements (transactions held open, faults
+// injected mid-transaction, load workers). The Worker's single statements go over
+// src/db/http.ts instead.
 import { neonConfig, Pool } from "@neondatabase/serverless";
-import { logEvent } from "../lib/log.ts";
+import type { DbSettings } from "../../src/db/http.ts";
+import { logEvent } from "../../src/lib/log.ts";
 import { TolerantWebSocket } from "./tolerant-websocket.ts";
-
-export interface DbSettings {
-  databaseUrl: string;
-  /** Local only: route the driver's WebSocket through a proxy to a plain PostgreSQL. */
-  wsProxy?: string | undefined;
-  /** Connections this pool may open; a saga step needs one, load tests more. */
-  maxConnections?: number;
-  /** Shown in pg_stat_activity: tells API, saga and test connections apart. */
-  applicationName?: string;
-}
 
 let configuredProxy: string | undefined;
 neonConfig.webSocketConstructor = TolerantWebSocket;
@@ -46,14 +38,4 @@ export function createPool(settings: DbSettings): Pool {
     logEvent("db_pool_error", { message: error.message }, "warn");
   });
   return pool;
-}
-
-/** Runs `work` with a pool that is always ended afterwards. */
-export async function withPool<T>(settings: DbSettings, work: (pool: Pool) => Promise<T>): Promise<T> {
-  const pool = createPool(settings);
-  try {
-    return await work(pool);
-  } finally {
-    await pool.end();
-  }
 }
