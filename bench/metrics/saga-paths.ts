@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { createAccount, credit } from "../../src/ledger/ledger.ts";
-import { localClockFields } from "../../src/limits/clock.ts";
+import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";

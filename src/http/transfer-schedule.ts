@@ -2,7 +2,7 @@
 // today, and POST /v1/transfers/:id/cancel, which goes through the transfer's own object so it
 // serialises with the alarm that would run it.
 import type { Context } from "hono";
-import { saoPauloClock } from "../limits/clock.ts";
+import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
 import { scheduledRunAtMs, scheduleRefusal } from "../saga/schedule.ts";
 import type { CancelResult } from "../saga-runtime/rpc-results.ts";
 import { callObject } from "../web/object-call.ts";

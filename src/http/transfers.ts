@@ -5,7 +5,7 @@ import { configuredOrThrow } from "../config/isolate.ts";
 import { openCursor, sealCursor, sealedCursorCharsMax } from "../lib/cursor-seal.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
-import { localClockFields } from "../limits/clock.ts";
+import { localClockFields } from "../lib/sao-paulo-clock.ts";
 import { pixKeyInputLengthMax } from "../pix/key.ts";
 import type { StartResult } from "../saga-runtime/rpc-results.ts";
 import { listTransfersForAccount } from "../transfers/reads.ts";

@@ -2,7 +2,7 @@
 // in: it decides the São Paulo day and night, and which pending increases are in force.
 import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
-import { saoPauloClock } from "./clock.ts";
+import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
 import type { RuleSettings } from "./defaults.ts";
 
 /** An operator's limits for an account; null means "use the default". */

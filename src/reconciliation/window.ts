@@ -1,7 +1,7 @@
 // Reconciliation windows: the daily run covers the previous São Paulo day, midnight to midnight
 // local time. The offset comes from the time zone database (Intl, America/Sao_Paulo), never a
 // hard-coded -03:00: Brazil has changed its clocks before. The instant is always passed in.
-import { saoPauloClock } from "../limits/clock.ts";
+import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
 
 export interface Window {
   fromMs: number;

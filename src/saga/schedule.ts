@@ -6,7 +6,7 @@
 // finds too little available tries once more in the evening (18:00 to 21:00, spread the same
 // way), then ends. The slots are a function of the date and the id alone, so an object that
 // restarts, or the sweeper, finds exactly the slot that was recorded.
-import { saoPauloClock } from "../limits/clock.ts";
+import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
 
 const hourMs = 3_600_000;
 const minuteMs = 60_000;

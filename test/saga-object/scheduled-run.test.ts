@@ -7,7 +7,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
-import { saoPauloClock } from "../../src/limits/clock.ts";
+import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";

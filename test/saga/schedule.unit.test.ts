@@ -1,6 +1,6 @@
 // When a scheduled transfer runs, and which dates a client may choose, at fixed instants.
 import { describe, expect, it } from "vitest";
-import { saoPauloClock } from "../../src/limits/clock.ts";
+import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { saoPauloMidnightMs, scheduledRunAtMs, scheduleRefusal } from "../../src/saga/schedule.ts";
 
 const ids = Array.from({ length: 200 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`);

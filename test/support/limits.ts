@@ -5,7 +5,7 @@ import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
 import type { PixKeyType } from "../../src/lib/ids.ts";
-import { localClockFields } from "../../src/limits/clock.ts";
+import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
 import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
 import { limitsFor, setLimits } from "../../src/limits/store.ts";
 import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";

@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import * as ledger from "../../src/ledger/ledger.ts";
-import { localClockFields } from "../../src/limits/clock.ts";
+import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
 import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { change } from "../../src/saga/transition.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";

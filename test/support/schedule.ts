@@ -1,5 +1,5 @@
 // Scheduled transfers in tests: São Paulo dates relative to today, and the API calls around them.
-import { saoPauloClock } from "../../src/limits/clock.ts";
+import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { saoPauloMidnightMs } from "../../src/saga/schedule.ts";
 import { call, clientHeaders, createTransfer } from "./api.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { saoPauloClock } from "../../src/limits/clock.ts";
+import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 
 describe("the São Paulo clock of the Pix rules", () => {
   it.each([
