@@ -1,11 +1,11 @@
 // The saga paths whose database round trips metric 4 counts: each prepares what it needs
 // (unmeasured), then runs the real saga runner (advance.ts, the transfer store) to its end.
 import { randomUUID } from "node:crypto";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { createAccount, credit } from "../../src/ledger/ledger.ts";
 import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { loadSaga, openTransfer } from "../../src/transfers/store.ts";

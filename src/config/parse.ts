@@ -3,14 +3,14 @@
 // production configuration, CONTRACT §1 "Production configuration fails closed"); the bounds of
 // numbers, OPS_TOKEN's length and EVENTS_SECRET's own key apply everywhere, so a mistake fails
 // the same way on a laptop and in production.
-import { type EventsConfig, readEventsConfig } from "../events/config.ts";
-import { type RuleSettings, readRuleSettings } from "../limits/defaults.ts";
 import { firstWebhookSecret } from "../provider/webhook-signature.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { checkDeployment } from "./deployment.ts";
+import { type EventsConfig, readEventsConfig } from "./events.ts";
 import { readIntegerVariable } from "./integer.ts";
 import { type ConfigProblem, isSet, Problems } from "./problems.ts";
 import { type ProviderChoice, readProvider } from "./provider.ts";
+import { type RuleSettings, readRuleSettings } from "./rule-settings.ts";
 import { readSagaTimings } from "./saga-timings.ts";
 import { checkSecretReuse } from "./secret-reuse.ts";
 import { secretLengthProblem, secretProblem, webhookSecretProblem } from "./secrets.ts";

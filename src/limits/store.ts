@@ -1,9 +1,10 @@
 // Reading and setting an account's Pix limits; each is one round trip. The instant is passed
 // in: it decides the São Paulo day and night, and which pending increases are in force.
+
+import type { RuleSettings } from "../config/rule-settings.ts";
 import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
 import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
-import type { RuleSettings } from "./defaults.ts";
 
 /** An operator's limits for an account; null means "use the default". */
 export interface AccountLimitsInput {

@@ -2,9 +2,10 @@
 // guarded by the state it was decided from. Step protocol: the intent is the persisted state
 // itself (funds_reserved means "send"), the provider call is idempotent by transfer id, and
 // the result is persisted after; a crash between any two repeats the step safely.
+
+import type { RuleSettings } from "../config/rule-settings.ts";
 import type { Queryable } from "../db/queryable.ts";
 import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
-import type { RuleSettings } from "../limits/defaults.ts";
 import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
 import type { SendSlot } from "../provider/send-gate/send-slot.ts";
 import { scheduledRunAtMs } from "../saga/schedule.ts";

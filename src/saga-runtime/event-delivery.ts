@@ -3,9 +3,10 @@
 // pump when it is. With EVENTS_URL unset it does nothing: events stay in the outbox, unsent.
 // A lost alarm or a crash loses nothing: the outbox is the record, and the sweeper finds
 // undelivered events whose due time passed.
+
+import type { EventsConfig } from "../config/events.ts";
 import { configOf } from "../config/isolate.ts";
 import type { Queryable } from "../db/queryable.ts";
-import type { EventsConfig } from "../events/config.ts";
 import { pumpEvents } from "../events/pump.ts";
 import type { Fetcher } from "../events/send.ts";
 import { logTransfer } from "../lib/log.ts";

@@ -1,8 +1,9 @@
 // A scheduled transfer's own operations: its run on the day and its owner's cancel. Each is one
 // SQL function call (one round trip), guarded by the `scheduled` state under the row's lock.
+
+import type { RuleSettings } from "../config/rule-settings.ts";
 import type { Queryable } from "../db/queryable.ts";
 import type { LocalClock } from "../lib/sao-paulo-clock.ts";
-import type { RuleSettings } from "../limits/defaults.ts";
 import { type SagaRecord, sagaRecordSchema } from "./saga-record.ts";
 import { type ApplyResult, callJson, type TransferResource } from "./store.ts";
 

@@ -1,9 +1,10 @@
 // The saga record's operations: each is one SQL function call (one round trip).
+
+import type { RuleSettings } from "../config/rule-settings.ts";
 import type { Queryable } from "../db/queryable.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import type { JsonObject } from "../json.ts";
 import type { PixKeyType } from "../lib/ids.ts";
-import type { RuleSettings } from "../limits/defaults.ts";
 import { assertPath, inFlightStates, type TransferState } from "../saga/states.ts";
 import type { SagaChange } from "../saga/transition.ts";
 import { type SagaRecord, sagaRecordSchema } from "./saga-record.ts";

@@ -4,9 +4,9 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { personHeaders } from "../support/access.ts";
 import { call, clientHeaders, createTransfer, fundedAccount, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { finalStateAtDeadline } from "../support/deadline.ts";

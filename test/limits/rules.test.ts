@@ -2,7 +2,7 @@
 // inside the opening transaction so they hold under concurrency.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { personCall } from "../support/access.ts";
 import {
   call,

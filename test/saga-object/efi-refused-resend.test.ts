@@ -4,8 +4,8 @@
 // release a Pix that left. The adapter as production builds it, against the tests' fake Efí.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { createEfiProvider } from "../../src/provider/efi/adapter.ts";
 import { idEnvioOf } from "../../src/provider/efi/money.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";

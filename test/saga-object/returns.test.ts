@@ -4,9 +4,9 @@
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
 import { describe, expect } from "vitest";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { sleep } from "../../src/lib/sleep.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { returnsWatchMs } from "../../src/saga/returns.ts";
 import { orderOf, type SagaPorts } from "../../src/saga-runtime/advance.ts";

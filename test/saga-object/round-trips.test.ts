@@ -2,10 +2,10 @@
 // at most three on the happy path (CONTRACT §4 paths through the saga runner).
 import { env } from "cloudflare:test";
 import { describe, expect } from "vitest";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { sleep } from "../../src/lib/sleep.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { advance, type SagaPorts } from "../../src/saga-runtime/advance.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";

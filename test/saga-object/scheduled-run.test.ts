@@ -6,9 +6,9 @@
 // alarm does with Date.now(); the object-driven ones move the recorded run into the past.
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { providerFor } from "../../src/provider/select.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import { transition } from "../../src/saga/transition.ts";

@@ -4,8 +4,8 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { createHttpProvider } from "../../src/provider/http-provider.ts";
 import { sandboxProviderBaseUrl } from "../../src/provider/select.ts";
 import { advance } from "../../src/saga-runtime/advance.ts";

@@ -2,11 +2,11 @@
 // instant (the route uses Date.now()), and limits set and read at a chosen instant.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import { type RuleSettings, readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
 import type { PixKeyType } from "../../src/lib/ids.ts";
 import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
-import { type RuleSettings, readRuleSettings } from "../../src/limits/defaults.ts";
 import { limitsFor, setLimits } from "../../src/limits/store.ts";
 import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";
 import type { OpenBrCode } from "../../src/transfers/store.ts";

@@ -2,10 +2,10 @@
 // check that each transfer was paid and resolved exactly once.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import * as ledger from "../../src/ledger/ledger.ts";
 import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
-import { readRuleSettings } from "../../src/limits/defaults.ts";
 import { change } from "../../src/saga/transition.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { type applyChange, openTransfer } from "../../src/transfers/store.ts";

@@ -1,9 +1,9 @@
 // An account's rules as the console shows them: what is left of today and of the night window,
 // the increases still waiting, and the directory-lookup budget. Read at the request's instant.
 import type { z } from "zod";
+import type { RuleSettings } from "../../config/rule-settings.ts";
 import { limitsSchema } from "../../contract/schemas.ts";
 import type { Queryable } from "../../db/queryable.ts";
-import type { RuleSettings } from "../../limits/defaults.ts";
 import { limitsFor } from "../../limits/store.ts";
 import { type LookupBudgetView, lookupBudgetAt } from "../../lookup/budget.ts";
 

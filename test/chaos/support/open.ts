@@ -3,10 +3,10 @@
 // deadline or rules (what the route does, minus the HTTP edge).
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import type { RuleSettings } from "../../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../../src/config/saga-timings.ts";
 import type { PixKeyType } from "../../../src/lib/ids.ts";
 import { sleep } from "../../../src/lib/sleep.ts";
-import type { RuleSettings } from "../../../src/limits/defaults.ts";
 import type { StartResult } from "../../../src/saga-runtime/rpc-results.ts";
 import type { SagaRecord } from "../../../src/transfers/saga-record.ts";
 import { openTransfer } from "../../../src/transfers/store.ts";

@@ -2,7 +2,7 @@
 // http with the sandbox off is refused, never skipped (a secret that is a WEBHOOK_SECRET key is
 // refused by parseConfig: test/config/production-env.ts).
 import { describe, expect, it } from "vitest";
-import { readEventsConfig } from "../../src/events/config.ts";
+import { readEventsConfig } from "../../src/config/events.ts";
 
 const secret = "whsec_dGVzdC1ldmVudHMtc2VjcmV0LTAxMjM0NTY3ODk=";
 

@@ -1,6 +1,6 @@
 // Default Pix limits and anti-fraud settings from the environment (CONTRACT §1); an account's
 // own limits, set by operators, take precedence over the first four.
-import { readIntegerVariable } from "../config/integer.ts";
+import { readIntegerVariable } from "./integer.ts";
 
 export interface RuleSettings {
   per_transfer_cents: number;

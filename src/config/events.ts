@@ -2,7 +2,7 @@
 // (src/config/parse.ts): a receiver URL without its own secret or a non-https receiver with the
 // sandbox off is a configuration problem, never a silent skip. That the secret is not a
 // WEBHOOK_SECRET key is src/config/secret-reuse.ts's rule.
-import { readIntegerVariable } from "../config/integer.ts";
+import { readIntegerVariable } from "./integer.ts";
 
 export interface EventsSource {
   EVENTS_URL?: string | undefined;
