@@ -1,7 +1,7 @@
 // The Worker's HTTP API as a client, a provider and an operator call it (CONTRACT §2-§4).
 import { createHmac, randomUUID } from "node:crypto";
 import { mintAccountToken } from "../../scripts/lib/jwt.ts";
-import { webhookHeaders } from "../../src/provider/webhook-headers.ts";
+import { webhookHeaders } from "../../src/lib/webhook-headers.ts";
 
 export interface StackSecrets {
   jwtSecret: string;
@@ -32,7 +32,7 @@ const tokenLifetimeSeconds = 3_600;
 
 /**
  * Standard Webhooks (`v1,` + HMAC-SHA256 of "{id}.{timestamp}.{body}"), signed as a PSP's Node
- * server would, with node:crypto: the Worker's signer (src/provider/webhook-signature.ts) is
+ * server would, with node:crypto: the Worker's signer (src/lib/webhook-signature.ts) is
  * typed for the Workers' Web Crypto, which does not type-check against Node's definitions.
  */
 function signStandardWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {

@@ -1,7 +1,7 @@
 // Delivers one signed alert (Standard Webhooks, the scheme providers use to call us) with
 // bounded retries and exponential backoff. Everything that waits or talks is injected, so
 // tests drive it without a network or a clock; it returns a result and never throws.
-import { signedWebhookHeaders } from "../provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../lib/webhook-signature.ts";
 
 /** Five tries over about 15 s of backoff (1, 2, 4, 8 s): rides out a receiver's restart. */
 export const alertAttemptsMax = 5;

@@ -3,7 +3,7 @@
 // production configuration, CONTRACT §1 "Production configuration fails closed"); the bounds of
 // numbers, OPS_TOKEN's length and EVENTS_SECRET's own key apply everywhere, so a mistake fails
 // the same way on a laptop and in production.
-import { firstWebhookSecret } from "../provider/webhook-signature.ts";
+import { firstWebhookSecret } from "../lib/webhook-signature.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { checkDeployment } from "./deployment.ts";
 import { type EventsConfig, readEventsConfig } from "./events.ts";

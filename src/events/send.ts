@@ -2,7 +2,7 @@
 // signed per Standard Webhooks with EVENTS_SECRET, `webhook-id` = the event id on every attempt.
 // Never throws: a refused, failed or timed-out attempt is a value with what went wrong.
 import { readCappedText } from "../lib/capped-body.ts";
-import { signedWebhookHeaders } from "../provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../lib/webhook-signature.ts";
 import type { PendingEvent } from "./store.ts";
 
 /** How long the receiver has to answer one attempt; a hung receiver costs at most this. */

@@ -5,7 +5,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { uuidPatternAnyCase } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
-import { verifyWebhook } from "../provider/webhook-signature.ts";
+import { verifyWebhook } from "../lib/webhook-signature.ts";
 import { problem } from "../web/problem.ts";
 import { jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";

@@ -2,7 +2,7 @@
 // trouble, stopped by a definitive refusal, bounded in tries, and never throwing.
 import { describe, expect, it } from "vitest";
 import { alertAttemptsMax, type DeliveryResult, deliverAlert, type Fetcher } from "../../src/alerts/deliver.ts";
-import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
+import { verifyWebhook } from "../../src/lib/webhook-signature.ts";
 
 const secret = "whsec_dGVzdC1hbGVydC1zZWNyZXQtMDEyMzQ1Njc4OQ==";
 const body = JSON.stringify({ type: "transfer.needs_review", data: { transfer_id: "t-1" } });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { noticeEventParked } from "../../src/alerts/event-parked.ts";
 import { pumpEvents } from "../../src/events/pump.ts";
 import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
-import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
+import { verifyWebhook } from "../../src/lib/webhook-signature.ts";
 import { fundedAccount } from "../support/api.ts";
 import { alertReceiver, captureLogs } from "../support/logs.ts";
 import { filePool } from "../support/pool-test.ts";

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { needsReviewEvent, noticeNeedsReview } from "../../src/alerts/needs-review.ts";
-import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
+import { verifyWebhook } from "../../src/lib/webhook-signature.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { createTransfer, fundedAccount, type TransferJson } from "../support/api.ts";
 import { finalStateAtDeadline } from "../support/deadline.ts";

@@ -4,7 +4,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { noticeOrderMismatch, orderMismatchEvent } from "../../src/alerts/order-mismatch.ts";
-import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
+import { verifyWebhook } from "../../src/lib/webhook-signature.ts";
 import { sagaPorts } from "../../src/saga-runtime/ports.ts";
 import type { ProviderCallRecord } from "../../src/transfers/store.ts";
 import { alertReceiver, captureLogs } from "../support/logs.ts";

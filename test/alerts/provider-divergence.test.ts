@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { noticeProviderDivergence, providerDivergenceEvent } from "../../src/alerts/provider-divergence.ts";
-import { verifyWebhook } from "../../src/provider/webhook-signature.ts";
+import { verifyWebhook } from "../../src/lib/webhook-signature.ts";
 import type { RunJson } from "../../src/reconciliation/store.ts";
 import { alertReceiver } from "../support/logs.ts";
 

@@ -4,7 +4,7 @@
 // the answer to wait for it, it would never come.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { signedWebhookHeaders } from "../../src/provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../../src/lib/webhook-signature.ts";
 import worker from "../../src/worker.ts";
 import { captureLogEvents } from "../support/logs.ts";
 

@@ -2,7 +2,7 @@
 // gets in; a signed webhook is 202 whatever it says, and one naming a transfer pokes its saga.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { signedWebhookHeaders } from "../../src/provider/webhook-signature.ts";
+import { signedWebhookHeaders } from "../../src/lib/webhook-signature.ts";
 import { captureLogEvents } from "../support/logs.ts";
 
 const url = "http://example.com/webhooks/provider";

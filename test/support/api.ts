@@ -191,7 +191,7 @@ export async function expectLedgerReconciled(): Promise<void> {
 
 /** A webhook signed with the configured secret, as the provider would send it. */
 export async function signedWebhook(payload: unknown, webhookId: string = `msg_${crypto.randomUUID()}`): Promise<Response> {
-  const { signedWebhookHeaders } = await import("../../src/provider/webhook-signature.ts");
+  const { signedWebhookHeaders } = await import("../../src/lib/webhook-signature.ts");
   const body = JSON.stringify(payload);
   const timestampSeconds = Math.floor(Date.now() / 1000);
   const secret = (env.WEBHOOK_SECRET ?? "").split(" ")[0] ?? "";

@@ -2,8 +2,8 @@
 // decides when to try again. Retries are bounded: a receiver that keeps failing is given up on,
 // which the saga survives because it polls the provider anyway.
 import { exports } from "cloudflare:workers";
+import { firstWebhookSecret, signedWebhookHeaders } from "../../lib/webhook-signature.ts";
 import { settledWithin } from "../../lib/within.ts";
-import { firstWebhookSecret, signedWebhookHeaders } from "../webhook-signature.ts";
 
 /** Through the loopback binding: the host is never resolved. */
 export const sandboxWebhookUrl = "http://sandbox.internal/webhooks/provider";

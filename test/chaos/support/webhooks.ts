@@ -2,8 +2,8 @@
 // signed and lying, replayed byte for byte (inside or outside the tolerance window), forged,
 // or re-serialised after signing. Every one is tallied as a fault by its kind.
 import { env } from "cloudflare:test";
-import { webhookHeaders } from "../../../src/provider/webhook-headers.ts";
-import { signWebhook, webhookToleranceSeconds } from "../../../src/provider/webhook-signature.ts";
+import { webhookHeaders } from "../../../src/lib/webhook-headers.ts";
+import { signWebhook, webhookToleranceSeconds } from "../../../src/lib/webhook-signature.ts";
 import { call } from "../../support/api.ts";
 import { tally } from "../../support/faults.ts";
 

@@ -1,7 +1,7 @@
 // Standard Webhooks signing and verification: the published vector, forgeries, replay windows,
 // several signatures, other schemes, secret rotation, and exact-bytes verification.
 import { describe, expect, it } from "vitest";
-import { signWebhook, verifyWebhook } from "../../src/provider/webhook-signature.ts";
+import { signWebhook, verifyWebhook } from "../../src/lib/webhook-signature.ts";
 
 // The Standard Webhooks reference vector: what any receiver library computes for these inputs.
 const vector = {
