@@ -6,12 +6,7 @@ import { bigint, bigserial, boolean, check, index, integer, jsonb, pgTable, text
 import { at } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import { transferKey } from "../transfers/schema.ts";
-
-/** What an operator may decide on a paid-after-release case (the note says why). */
-export const caseDecisions = ["recovered", "written_off", "provider_error"] as const;
-export type CaseDecision = (typeof caseDecisions)[number];
-/** An operator's note on a decision: the API and the console refuse a longer one. */
-export const caseNoteLengthMax = 1_000;
+import { caseDecisions } from "./case-decisions.ts";
 
 export const providerReconciliationRuns = pgTable(
   "provider_reconciliation_runs",

@@ -5,8 +5,8 @@ import type { PixKeyType } from "../lib/ids.ts";
 import { uuidPatternAnyCase } from "../lib/ids.ts";
 import type { PixOrder } from "../provider/port.ts";
 import type { FailureReason, TransferState } from "../saga/states.ts";
+import type { CaseDecision } from "./case-decisions.ts";
 import type { Divergence, OurTransfer } from "./match.ts";
-import type { CaseDecision } from "./schema.ts";
 import type { Window } from "./window.ts";
 
 /** Transfers one run compares at most: a day's sends many times over; past it the run says so. */

@@ -1,6 +1,6 @@
 // Paid-after-release cases: a Pix that left after we released its hold. Never corrected
 // against the customer; each waits here, with its evidence, until a person records a decision.
-import { type CaseDecision, caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
+import { type CaseDecision, caseDecisions, caseNoteLengthMax } from "../../reconciliation/case-decisions.ts";
 import type { CaseJson } from "../../reconciliation/store.ts";
 import { formatCents, formatTime } from "../format.ts";
 import { CodeFact } from "./code-fact.tsx";

@@ -1,8 +1,8 @@
 // What provider reconciliation's routes answer (CONTRACT §5), as zod schemas: the OpenAPI
 // document is built from them and the tests check the answers against them.
 import { z } from "zod";
+import { caseDecisions } from "../../reconciliation/case-decisions.ts";
 import { divergenceKinds } from "../../reconciliation/match.ts";
-import { caseDecisions } from "../../reconciliation/schema.ts";
 
 const timestamp = z.iso.datetime().describe("RFC 3339 UTC time");
 

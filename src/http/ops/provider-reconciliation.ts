@@ -4,8 +4,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { uuidPattern } from "../../lib/ids.ts";
+import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/case-decisions.ts";
 import { reconcileProvider } from "../../reconciliation/reconcile.ts";
-import { caseDecisions, caseNoteLengthMax } from "../../reconciliation/schema.ts";
 import { decideCase, listCases, recentRuns } from "../../reconciliation/store.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { notFound, problem } from "../../web/problem.ts";
