@@ -2,12 +2,12 @@
 // objects (a return applied here has its event delivered now), and the alert. The route and the
 // daily cron both call this.
 
-import { noticeProviderDivergence } from "../alerts/provider-divergence.ts";
 import type { AlertRuntime } from "../alerts/schedule.ts";
 import { httpDb } from "../db/http.ts";
 import { dbSettings } from "../db/settings.ts";
 import { logEvent } from "../lib/log.ts";
 import { providerFor } from "../provider/select.ts";
+import { noticeProviderDivergence } from "./divergence-alert.ts";
 import { runProviderReconciliation } from "./run.ts";
 import type { RunJson } from "./store.ts";
 import type { Window } from "./window.ts";

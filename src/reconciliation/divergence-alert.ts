@@ -2,8 +2,9 @@
 // needs a person: logged as `provider_reconciliation_divergence` and, when OPS_ALERT_URL is set,
 // POSTed there signed like every ops alert. Delivery runs beside the run (waitUntil) and never
 // throws into it; the console's page and /latest stay the source of truth if an alert is lost.
-import type { RunJson } from "../reconciliation/store.ts";
-import { type AlertRuntime, alertBody, scheduleOpsAlert } from "./schedule.ts";
+
+import { type AlertRuntime, alertBody, scheduleOpsAlert } from "../alerts/schedule.ts";
+import type { RunJson } from "./store.ts";
 
 export const providerDivergenceEvent = "provider_reconciliation_divergence";
 

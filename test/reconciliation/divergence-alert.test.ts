@@ -2,8 +2,8 @@
 // OPS_ALERT_URL when set; a clean run says nothing.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { noticeProviderDivergence, providerDivergenceEvent } from "../../src/alerts/provider-divergence.ts";
 import { verifyWebhook } from "../../src/lib/webhook-signature.ts";
+import { noticeProviderDivergence, providerDivergenceEvent } from "../../src/reconciliation/divergence-alert.ts";
 import type { RunJson } from "../../src/reconciliation/store.ts";
 import { alertReceiver } from "../support/logs.ts";
 
