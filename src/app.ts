@@ -23,10 +23,10 @@ import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
 import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
 import { pixKeyRoutes } from "./http/pix-keys.ts";
 import { requestId } from "./http/request-id.ts";
+import { sandboxRoutes } from "./http/sandbox.ts";
 import { transferRoutes } from "./http/transfers.ts";
 import { refuseControlCharactersInUrl } from "./http/url-text.ts";
 import { webhookRoutes } from "./http/webhooks.ts";
-import { sandboxRoutes } from "./provider/sandbox/routes.ts";
 import { installProblemHandlers, rejectWrongMethods } from "./web/problem.ts";
 
 export const app = new Hono<AppEnv>();

@@ -2,9 +2,9 @@
 // test can shorten PROVIDER_TIMEOUT_MS and SANDBOX_CONFIRM_MS without touching wrangler.toml.
 import { env } from "cloudflare:workers";
 import { Hono } from "hono";
+import { sandboxRoutes } from "../../src/http/sandbox.ts";
 import { createHttpProvider } from "../../src/provider/http-provider.ts";
 import type { PixOrder, PixProvider } from "../../src/provider/port.ts";
-import { sandboxRoutes } from "../../src/provider/sandbox/routes.ts";
 import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
 
 export const sandboxBaseUrl = "http://sandbox.test/sandbox/provider";

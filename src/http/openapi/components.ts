@@ -3,7 +3,6 @@
 
 import type { z } from "zod";
 import * as responses from "../../contract/schemas.ts";
-import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../../provider/sandbox/routes.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
@@ -12,6 +11,7 @@ import { creditBody } from "../ops/accounts.ts";
 import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
+import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../sandbox.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
 import { createTransferBody } from "../transfers.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";

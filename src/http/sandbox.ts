@@ -4,23 +4,23 @@
 // our own API.
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
-import { configOf } from "../../config/isolate.ts";
-import type { Config } from "../../config/parse.ts";
-import { jsonRequestBody, jsonResponse, pathParameter, problemResponse } from "../../http/openapi/build.ts";
-import { documented } from "../../http/openapi/describe.ts";
-import { pspResponse, sandboxOperation } from "../../http/openapi/sandbox.ts";
-import type { Parameter, SecurityRequirement } from "../../http/openapi/types.ts";
-import { pixKeyTypes } from "../../lib/ids.ts";
-import { brCodeLengthMax } from "../../pix/br-code.ts";
-import { isPixKeyType, normalisePixKey } from "../../pix/key.ts";
-import { callObject } from "../../web/object-call.ts";
-import { notFound } from "../../web/problem.ts";
-import { statementWindowMsMax } from "../statement.ts";
-import type { SandboxAnswer } from "./answers.ts";
-import { payeeOfCode } from "./br-codes.ts";
-import { isUnownedKey, sandboxOwnerOf } from "./dict.ts";
-import { sandboxEfiRoutes } from "./efi-routes.ts";
-import { answerWith, resolveLive, sandbox } from "./reply.ts";
+import { configOf } from "../config/isolate.ts";
+import type { Config } from "../config/parse.ts";
+import { pixKeyTypes } from "../lib/ids.ts";
+import { brCodeLengthMax } from "../pix/br-code.ts";
+import { isPixKeyType, normalisePixKey } from "../pix/key.ts";
+import type { SandboxAnswer } from "../provider/sandbox/answers.ts";
+import { payeeOfCode } from "../provider/sandbox/br-codes.ts";
+import { isUnownedKey, sandboxOwnerOf } from "../provider/sandbox/dict.ts";
+import { sandboxEfiRoutes } from "../provider/sandbox/efi-routes.ts";
+import { answerWith, resolveLive, sandbox } from "../provider/sandbox/reply.ts";
+import { statementWindowMsMax } from "../provider/statement.ts";
+import { callObject } from "../web/object-call.ts";
+import { notFound } from "../web/problem.ts";
+import { jsonRequestBody, jsonResponse, pathParameter, problemResponse } from "./openapi/build.ts";
+import { documented } from "./openapi/describe.ts";
+import { pspResponse, sandboxOperation } from "./openapi/sandbox.ts";
+import type { Parameter, SecurityRequirement } from "./openapi/types.ts";
 
 type SandboxEnv = { Bindings: Env; Variables: { config: Readonly<Config> } };
 
