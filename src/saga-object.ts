@@ -11,7 +11,7 @@ import type { Queryable } from "./db/queryable.ts";
 import { dbSettings } from "./db/settings.ts";
 import { logTransfer } from "./lib/log.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
-import { advance, nextWakeAtMs, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { advance, nextWakeAtMs, type RunCause, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
 import { EventStreams } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
@@ -106,7 +106,7 @@ export class TransferSaga extends DurableObject<Env> {
   async poke(source: PokeSource): Promise<{ state: string | null }> {
     if (!this.configured("poke")) return { state: null };
     return this.queue.run(async () => {
-      const saga = await this.run(true);
+      const saga = await this.run({ cause: "poke" });
       this.log("poke", { source, state: saga?.state ?? null });
       return { state: saga?.state ?? null };
     });
@@ -118,7 +118,7 @@ export class TransferSaga extends DurableObject<Env> {
       return;
     }
     await this.queue.run(async () => {
-      const saga = await this.run(false);
+      const saga = await this.run({ cause: "alarm" });
       await this.events.deliverDue(false);
       if (saga) await this.arm(saga);
     });
@@ -207,18 +207,18 @@ export class TransferSaga extends DurableObject<Env> {
   }
 
   /** Advances the saga; a fault never compensates, it re-arms the alarm with backoff. */
-  private async run(force: boolean): Promise<SagaRecord | null> {
+  private async run({ cause }: { cause: RunCause }): Promise<SagaRecord | null> {
     try {
       const cached = await this.ctx.storage.get<SagaRecord>(sagaKey);
       // A poke of a completed transfer asks for its returns: it reads the database's record,
       // since reconciliation may have recorded returns this cache has not seen.
-      const afterCompletion = force && cached?.state === "completed";
+      const afterCompletion = cause === "poke" && cached?.state === "completed";
       const saga = await this.withDb(async (db) => {
         const current = afterCompletion ? await this.load(db) : (cached ?? (await this.load(db)));
         if (!current) return null;
         const ports = sagaPorts(this.env, this.ctx, db);
-        if (force && current.state === "completed") return this.watchReturns(ports, db, current);
-        const advanced = await advance(ports, current, force);
+        if (cause === "poke" && current.state === "completed") return this.watchReturns(ports, db, current);
+        const advanced = await advance(ports, current, { cause });
         await this.ctx.storage.put(sagaKey, advanced);
         // A new state was recorded, so was its event (or an adopted one, whose events may wait).
         if (advanced.state !== current.state) {

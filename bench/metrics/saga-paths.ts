@@ -68,7 +68,7 @@ async function openReserved(db: Queryable, accountId: string, pixKey: string): P
 /** A saga taken all the way to completed: send, then a forced check that finds it confirmed. */
 async function completedSaga(db: Queryable): Promise<SagaRecord> {
   const saga = await openReserved(db, await fundedAccount(db, 10_000), silentPixKey);
-  return advance(ports(db), await advance(ports(db), saga, false), true);
+  return advance(ports(db), await advance(ports(db), saga, { cause: "alarm" }), { cause: "poke" });
 }
 
 function sagaOf(prepared: SagaRecord | string): SagaRecord {
@@ -91,8 +91,8 @@ export const sagaPaths: SagaPath[] = [
     run: async (db, prepared) => {
       const saga = await openReserved(db, accountOf(prepared), silentPixKey);
       // The send runs right after the hold; the check runs when forced (a webhook's poke).
-      const submitted = await advance(ports(db), saga, false);
-      return (await advance(ports(db), submitted, true)).state;
+      const submitted = await advance(ports(db), saga, { cause: "alarm" });
+      return (await advance(ports(db), submitted, { cause: "poke" })).state;
     },
   },
   {
@@ -101,7 +101,8 @@ export const sagaPaths: SagaPath[] = [
     roundTripsMax: 3,
     writesNothing: false,
     prepare: (db) => fundedAccount(db, 10_000),
-    run: async (db, prepared) => (await advance(ports(db), await openReserved(db, accountOf(prepared), rejectedPixKey), false)).state,
+    run: async (db, prepared) =>
+      (await advance(ports(db), await openReserved(db, accountOf(prepared), rejectedPixKey), { cause: "alarm" })).state,
   },
   {
     name: "insufficient funds",
@@ -118,7 +119,7 @@ export const sagaPaths: SagaPath[] = [
     writesNothing: true,
     prepare: completedSaga,
     // The Durable Object holds the record it last wrote, so a webhook or alarm runs on that.
-    run: async (db, prepared) => (await advance(ports(db), sagaOf(prepared), true)).state,
+    run: async (db, prepared) => (await advance(ports(db), sagaOf(prepared), { cause: "poke" })).state,
   },
   {
     name: "duplicate trigger, finished saga, cold object",
@@ -130,7 +131,7 @@ export const sagaPaths: SagaPath[] = [
     run: async (db, prepared) => {
       const loaded = await loadSaga(db, sagaOf(prepared).id);
       if (!loaded) throw new Error("the finished saga vanished");
-      return (await advance(ports(db), loaded, true)).state;
+      return (await advance(ports(db), loaded, { cause: "poke" })).state;
     },
   },
 ];

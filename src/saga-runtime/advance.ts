@@ -182,20 +182,27 @@ function noticed(ports: SagaPorts, saga: SagaRecord, call: ProviderCallRecord, o
   return call;
 }
 
-/** Whether a run would take a step now: the saga is in flight, and forced or its check is due. */
-export function isStepDue(saga: SagaRecord, force: boolean, nowMs: number): boolean {
+/**
+ * Why a saga runs: a poke (a webhook, the sweeper, an operator) asks for a check now; an alarm
+ * takes a step only when one is due.
+ */
+export type RunCause = "poke" | "alarm";
+
+/** Whether a run would take a step now: the saga is in flight, and poked or its check is due. */
+export function isStepDue(saga: SagaRecord, cause: RunCause, nowMs: number): boolean {
   if (!isInFlight(saga.state)) return false;
-  return force || saga.nextCheckAtMs === null || saga.nextCheckAtMs <= nowMs;
+  return cause === "poke" || saga.nextCheckAtMs === null || saga.nextCheckAtMs <= nowMs;
 }
 
 /**
- * Advances while a step is due: always once when forced (a webhook or the sweeper asked for a
+ * Advances while a step is due: always once when poked (a webhook or the sweeper asked for a
  * check now), then while the persisted next check is already due (e.g. right after the hold).
  */
-export async function advance(ports: SagaPorts, start: SagaRecord, force: boolean): Promise<SagaRecord> {
+export async function advance(ports: SagaPorts, start: SagaRecord, { cause }: { cause: RunCause }): Promise<SagaRecord> {
   let saga = start;
   for (let n = 0; n < stepsPerRunMax; n++) {
-    if (!isStepDue(saga, n === 0 && force, ports.nowMs())) return saga;
+    // A poke answers for the first step only; after it the run goes on as an alarm would.
+    if (!isStepDue(saga, n === 0 ? cause : "alarm", ports.nowMs())) return saga;
     const before = saga;
     saga = await step(ports, saga);
     // A recorded check that changed nothing but the schedule ends this run.

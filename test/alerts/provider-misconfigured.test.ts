@@ -140,7 +140,7 @@ describe("a wrong EFI_CLIENT_SECRET, end to end", () => {
       },
     };
 
-    const sent = await advance(ports, opened, true);
+    const sent = await advance(ports, opened, { cause: "poke" });
     // Nothing reached Efí without a token: the send's fate is unknown, so the hold stays.
     expect(sent.state).toBe("submitted");
     expect((await ledgerFootprint(pool, opened.id)).holdStatus).toBe("held");
@@ -148,7 +148,7 @@ describe("a wrong EFI_CLIENT_SECRET, end to end", () => {
 
     clockMs = opened.deadlineAtMs + 1;
     let latest = sent;
-    for (let run = 0; run < 5 && latest.state !== "needs_review"; run += 1) latest = await advance(ports, latest, true);
+    for (let run = 0; run < 5 && latest.state !== "needs_review"; run += 1) latest = await advance(ports, latest, { cause: "poke" });
     expect(latest.state).toBe("needs_review");
     const footprint = await ledgerFootprint(pool, opened.id);
     expect(footprint.holdStatus).toBe("held");

@@ -34,7 +34,7 @@ function efiPorts(efi: FakeEfi, clock: { nowMs: number }): SagaPorts {
 /** A transfer sent and held by Efí, then a status read past the grace window that does not show it. */
 async function sentThenUnseen(efi: FakeEfi, clock: { nowMs: number }) {
   const opened = await openWithoutObject(pool, await fundedAccount(10_000), 1_000, "ana@example.com");
-  const sent = await advance(efiPorts(efi, clock), opened, true);
+  const sent = await advance(efiPorts(efi, clock), opened, { cause: "poke" });
   expect(sent.state).toBe("submitted");
   clock.nowMs = (sent.lastSentAtMs ?? 0) + timings.notFoundGraceMs + 1;
   efi.knobs.refuseRepeats = true;
@@ -49,7 +49,7 @@ describe("a refused resend after an Efí not-found", () => {
     efi.settle(idEnvioOf(sent.id));
     efi.knobs.lagStatusReads = 1;
 
-    const after = await advance(efiPorts(efi, clock), sent, true);
+    const after = await advance(efiPorts(efi, clock), sent, { cause: "poke" });
 
     expect(after.state).toBe("completed");
     const footprint = await ledgerFootprint(pool, sent.id);
@@ -65,7 +65,7 @@ describe("a refused resend after an Efí not-found", () => {
     const sent = await sentThenUnseen(efi, clock);
     efi.knobs.lagStatusReads = 2;
 
-    const after = await advance(efiPorts(efi, clock), sent, true);
+    const after = await advance(efiPorts(efi, clock), sent, { cause: "poke" });
 
     expect(after.state).toBe("compensated");
     const { rows } = await pool.query<{ failure_reason: string; failure_code: string }>(

@@ -58,10 +58,10 @@ describe("round trips per saga path", () => {
   it("happy path: 3 (open with hold, submitted, settled)", async ({ pool }) => {
     const db = counting(pool);
     const saga = await reserved(db, "silent@sandbox.test");
-    const submitted = await advance(ports(db), saga, false);
+    const submitted = await advance(ports(db), saga, { cause: "alarm" });
     expect(submitted.state).toBe("submitted");
     await sleep(300); // the sandbox confirms after SANDBOX_CONFIRM_MS
-    const completed = await advance(ports(db), submitted, true);
+    const completed = await advance(ports(db), submitted, { cause: "poke" });
     expect(completed.state).toBe("completed");
     expect(db.count).toBe(3);
   });
@@ -69,7 +69,7 @@ describe("round trips per saga path", () => {
   it("rejected by the provider: 2 (open with hold, compensated with release)", async ({ pool }) => {
     const db = counting(pool);
     const saga = await reserved(db, "reject@sandbox.test");
-    const done = await advance(ports(db), saga, false);
+    const done = await advance(ports(db), saga, { cause: "alarm" });
     expect(done.state).toBe("compensated");
     expect(db.count).toBe(2);
   });
@@ -84,9 +84,9 @@ describe("round trips per saga path", () => {
   it("a duplicate trigger on a finished saga: 0, nothing written", async ({ pool }) => {
     const db = counting(pool);
     const saga = await reserved(db, "reject@sandbox.test");
-    const done = await advance(ports(db), saga, false);
+    const done = await advance(ports(db), saga, { cause: "alarm" });
     const before = db.count;
-    expect(await advance(ports(db), done, true)).toEqual(done);
+    expect(await advance(ports(db), done, { cause: "poke" })).toEqual(done);
     expect(db.count - before).toBe(0);
   });
 });

@@ -65,7 +65,7 @@ describe("the run on the day, with a fixed clock", () => {
     expect(local.day).toBe(day);
     expect(local.minuteOfDay).toBeLessThan(6 * 60);
 
-    expect(await advance(fixedClock(slotMs - 60_000), saga, true)).toMatchObject({
+    expect(await advance(fixedClock(slotMs - 60_000), saga, { cause: "poke" })).toMatchObject({
       state: "scheduled",
       shortRuns: 0,
       nextCheckAtMs: slotMs,
@@ -78,7 +78,7 @@ describe("the run on the day, with a fixed clock", () => {
     const saga = await scheduled(accountId, day, 2_500);
     const slotMs = scheduledRunAtMs(day, saga.id, "early");
 
-    const morning = await advance(fixedClock(slotMs), saga, false);
+    const morning = await advance(fixedClock(slotMs), saga, { cause: "alarm" });
     const eveningMs = scheduledRunAtMs(day, saga.id, "evening");
     expect(morning).toMatchObject({ state: "scheduled", shortRuns: 1, nextCheckAtMs: eveningMs });
     expect(saoPauloClock(eveningMs)).toMatchObject({ day });
@@ -89,8 +89,8 @@ describe("the run on the day, with a fixed clock", () => {
     const { rows: holds } = await pool.query("SELECT status FROM holds WHERE id = $1", [saga.id]);
     expect(holds).toEqual([]);
 
-    expect(await advance(fixedClock(eveningMs - 1), morning, false)).toMatchObject({ state: "scheduled", shortRuns: 1 });
-    const evening = await advance(fixedClock(eveningMs), morning, false);
+    expect(await advance(fixedClock(eveningMs - 1), morning, { cause: "alarm" })).toMatchObject({ state: "scheduled", shortRuns: 1 });
+    const evening = await advance(fixedClock(eveningMs), morning, { cause: "alarm" });
     expect(evening).toMatchObject({ state: "compensated", nextCheckAtMs: null });
     const final = await getTransfer(accountId, saga.id);
     expect(final).toMatchObject({ state: "compensated", failure_reason: "insufficient_funds", failure_code: null });
@@ -106,7 +106,7 @@ describe("the run on the day, with a fixed clock", () => {
     const accountId = await fundedAccount(0);
     const day = saoPauloDayFromToday(1);
     const saga = await scheduled(accountId, day, 2_500);
-    const morning = await advance(fixedClock(scheduledRunAtMs(day, saga.id, "early")), saga, false);
+    const morning = await advance(fixedClock(scheduledRunAtMs(day, saga.id, "early")), saga, { cause: "alarm" });
     expect(morning).toMatchObject({ state: "scheduled", shortRuns: 1 });
     const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
       method: "POST",

@@ -43,14 +43,14 @@ describe("a dynamic BR Code with no answer before the send", () => {
     let clockMs = Date.now();
     const ports = { db: pool, provider, timings, rules: readRuleSettings(env), nowMs: () => clockMs };
 
-    const first = await advance(ports, opened.saga, true);
+    const first = await advance(ports, opened.saga, { cause: "poke" });
     expect(first).toMatchObject({ state: "funds_reserved", checksMade: 1, lastSentAtMs: null });
     expect(first.nextCheckAtMs).toBe(clockMs + 2 * timings.firstCheckDelayMs);
-    const second = await advance(ports, first, true);
+    const second = await advance(ports, first, { cause: "poke" });
     expect(second).toMatchObject({ state: "funds_reserved", checksMade: 2 });
 
     clockMs = opened.saga.deadlineAtMs + 1;
-    const late = await advance(ports, second, true);
+    const late = await advance(ports, second, { cause: "poke" });
     expect(late.state).toBe("needs_review");
     const footprint = await ledgerFootprint(pool, opened.saga.id);
     expect(footprint.holdStatus).toBe("held");
