@@ -101,16 +101,41 @@ async function persist(
   return result.saga;
 }
 
-/** One decision and its effects. Returns the saga as persisted afterwards. */
+/**
+ * One decision and its effects. Returns the saga as persisted afterwards. Every command the core
+ * can decide has its case: a new one fails to compile here until the runtime knows what to do.
+ */
 async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   const decided = transition(viewOf(saga), { type: "due" }, ports.nowMs(), ports.timings);
   const command = decided.commands[0];
   if (!command) return saga;
-  if (command.type === "persist") return persist(ports, saga, command.change, null);
-  if (command.type === "run_scheduled") return runScheduled(ports, saga, command.retryAtMs);
-  if (command.type === "send_to_provider") return send(ports, saga);
-  if (command.type === "check_br_code") return checkBrCode(ports, saga, command.before);
-  if (command.type !== "check_provider_status") return saga;
+  switch (command.type) {
+    case "persist":
+      return persist(ports, saga, command.change, null);
+    case "run_scheduled":
+      return runScheduled(ports, saga, command.retryAtMs);
+    case "send_to_provider":
+      return send(ports, saga);
+    case "resend_to_provider":
+      return send(ports, saga, "resend");
+    case "check_br_code":
+      return checkBrCode(ports, saga, command.before);
+    case "check_provider_status":
+      return checkStatus(ports, saga);
+    case "check_after_refusal":
+      return checkAfterRefusal(ports, saga, command.code);
+    default:
+      return unknownCommand(command);
+  }
+}
+
+/** Only reached if the core decides a command its type does not list. */
+function unknownCommand(command: never): never {
+  throw new Error(`saga command not handled: ${JSON.stringify(command)}`);
+}
+
+/** Asks the provider where the payment is; the answer is persisted with the call that got it. */
+async function checkStatus(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
   const outcome = await ports.provider.status(orderOf(saga));
   const call = noticed(ports, saga, callRecord("status", outcome), outcome);
   const answered = transition(viewOf(saga), { type: "status_answered", outcome }, ports.nowMs(), ports.timings);
