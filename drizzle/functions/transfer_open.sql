@@ -4,39 +4,63 @@
 -- The account row is locked first (in the same order by every opener, with a lock timeout), so the
 -- daily sum, the velocity count and the hold are decided together and cannot be raced. The local
 -- (São Paulo) day and minute come from the caller's clock, so tests can drive them.
--- p_rules carries the defaults: per_transfer_cents, daily_cents, night_per_transfer_cents,
+-- p_transfer is one record, its fields named (src/transfers/store.ts builds it, TransferOpenRecord):
+-- id, account_id, amount_cents, pix_key, pix_key_type, description, idempotency_key, fingerprint,
+-- deadline_ms, local_day, local_minute, rules, br_code, scheduled_for, run_at_ms; every one present,
+-- null where it may be, so a field misnamed on either side fails here instead of reading as null.
+-- rules carries the defaults: per_transfer_cents, daily_cents, night_per_transfer_cents,
 -- night_total_cents, velocity_max_per_10_min, new_key_review_above_cents; and now_ms, the
 -- request's instant, by which an operator's pending limit increases are judged.
--- p_br_code is null for a transfer to a key, else the pasted code: { text, kind, merchant_name,
+-- br_code is null for a transfer to a key, else the pasted code: { text, kind, merchant_name,
 -- merchant_city } (a dynamic code's key and amount are what the provider resolved, before this).
--- p_scheduled_for (with p_run_at_ms, its first run's slot) schedules it instead: it is written
+-- scheduled_for (with run_at_ms, its first run's slot) schedules it instead: it is written
 -- `scheduled`, its next check at that slot, with nothing held and no rule checked.
-CREATE OR REPLACE FUNCTION public.transfer_open(p_id uuid, p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_description text, p_idempotency_key text, p_fingerprint text, p_deadline_ms bigint, p_local_day date, p_local_minute integer, p_rules jsonb, p_br_code jsonb, p_scheduled_for date, p_run_at_ms bigint)
+CREATE OR REPLACE FUNCTION public.transfer_open(p_transfer jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
  SET lock_timeout TO '5s'
 AS $function$
 DECLARE
+  v_id uuid := (p_transfer->>'id')::uuid;
+  v_account_id text := p_transfer->>'account_id';
+  v_amount_cents bigint := (p_transfer->>'amount_cents')::bigint;
+  v_pix_key text := p_transfer->>'pix_key';
+  v_pix_key_type text := p_transfer->>'pix_key_type';
+  v_description text := p_transfer->>'description';
+  v_idempotency_key text := p_transfer->>'idempotency_key';
+  v_fingerprint text := p_transfer->>'fingerprint';
+  v_deadline_ms bigint := (p_transfer->>'deadline_ms')::bigint;
+  v_local_day date := (p_transfer->>'local_day')::date;
+  v_local_minute integer := (p_transfer->>'local_minute')::integer;
+  v_rules jsonb := p_transfer->'rules';
+  v_br_code jsonb := NULLIF(p_transfer->'br_code', 'null'::jsonb);
+  v_scheduled_for date := (p_transfer->>'scheduled_for')::date;
+  v_run_at_ms bigint := (p_transfer->>'run_at_ms')::bigint;
   v_inserted uuid;
   v_existing transfers%ROWTYPE;
-  v_state text := CASE WHEN p_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
+  v_state text := CASE WHEN v_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
   v_t transfers%ROWTYPE;
   v_response jsonb;
 BEGIN
+  IF NOT p_transfer ?& ARRAY['id', 'account_id', 'amount_cents', 'pix_key', 'pix_key_type', 'description', 'idempotency_key',
+                             'fingerprint', 'deadline_ms', 'local_day', 'local_minute', 'rules', 'br_code', 'scheduled_for',
+                             'run_at_ms'] THEN
+    RAISE EXCEPTION 'transfer_open: the record lacks a field: %', p_transfer;
+  END IF;
   -- The key first, under a lock of its own: one opener per (account, key) at a time, so a
   -- replay that arrives while the first request is open waits for that request alone. The
   -- first may itself wait up to 5 s for the account below, hence the longer bound here.
   -- Account ids never contain ':', so the pair is unambiguous; a hash collision only
   -- serialises two unrelated keys.
   SET LOCAL lock_timeout = '10s';
-  PERFORM pg_advisory_xact_lock(hashtext('transfer_open'), hashtext(p_account_id || ':' || p_idempotency_key));
+  PERFORM pg_advisory_xact_lock(hashtext('transfer_open'), hashtext(v_account_id || ':' || v_idempotency_key));
   -- A finished request is answered from its stored first response without the account's lock:
   -- a replay never queues behind the account's other transfers.
   SELECT * INTO v_existing FROM transfers
-    WHERE account_id = p_account_id AND idempotency_key = p_idempotency_key;
+    WHERE account_id = v_account_id AND idempotency_key = v_idempotency_key;
   IF FOUND THEN
-    IF v_existing.request_fingerprint <> p_fingerprint THEN
+    IF v_existing.request_fingerprint <> v_fingerprint THEN
       RETURN jsonb_build_object('outcome', 'key_reused', 'transfer_id', v_existing.id);
     END IF;
     RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
@@ -45,32 +69,32 @@ BEGIN
   -- A lock wait means another opener for this account is inside its own short transaction;
   -- waiting longer than this is a fault, reported as such (the client may retry).
   SET LOCAL lock_timeout = '5s';
-  PERFORM 1 FROM accounts WHERE id = p_account_id AND kind = 'customer' FOR UPDATE;
+  PERFORM 1 FROM accounts WHERE id = v_account_id AND kind = 'customer' FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'account_not_found'); END IF;
   INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
                          idempotency_key, request_fingerprint, deadline_at, scheduled_for, next_check_at,
                          br_code, br_code_kind, merchant_name, merchant_city)
-    VALUES (p_id, p_account_id, p_amount_cents, p_pix_key, p_pix_key_type, p_description, v_state,
-            p_idempotency_key, p_fingerprint, now() + p_deadline_ms * interval '1 millisecond',
-            p_scheduled_for, ms_to_timestamptz(p_run_at_ms),
-            p_br_code->>'text', p_br_code->>'kind', p_br_code->>'merchant_name', p_br_code->>'merchant_city')
+    VALUES (v_id, v_account_id, v_amount_cents, v_pix_key, v_pix_key_type, v_description, v_state,
+            v_idempotency_key, v_fingerprint, now() + v_deadline_ms * interval '1 millisecond',
+            v_scheduled_for, ms_to_timestamptz(v_run_at_ms),
+            v_br_code->>'text', v_br_code->>'kind', v_br_code->>'merchant_name', v_br_code->>'merchant_city')
     ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id INTO v_inserted;
   IF v_inserted IS NULL THEN
     SELECT * INTO v_existing FROM transfers
-      WHERE account_id = p_account_id AND idempotency_key = p_idempotency_key;
-    IF v_existing.request_fingerprint <> p_fingerprint THEN
+      WHERE account_id = v_account_id AND idempotency_key = v_idempotency_key;
+    IF v_existing.request_fingerprint <> v_fingerprint THEN
       RETURN jsonb_build_object('outcome', 'key_reused', 'transfer_id', v_existing.id);
     END IF;
     RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
   END IF;
-  INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (p_id, NULL, v_state, 'saga');
+  INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (v_id, NULL, v_state, 'saga');
   -- A scheduled transfer holds nothing and checks no rule until its day (transfer_run_scheduled).
   IF v_state = 'started' THEN
-    PERFORM transfer_reserve(p_id, p_local_day, p_local_minute, p_rules, NULL);
+    PERFORM transfer_reserve(v_id, v_local_day, v_local_minute, v_rules, NULL);
   END IF;
 
-  v_response := transfer_json(p_id);
-  UPDATE transfers SET first_response = v_response WHERE id = p_id RETURNING * INTO v_t;
-  RETURN jsonb_build_object('outcome', 'created', 'transfer_id', p_id, 'response', v_response,
+  v_response := transfer_json(v_id);
+  UPDATE transfers SET first_response = v_response WHERE id = v_id RETURNING * INTO v_t;
+  RETURN jsonb_build_object('outcome', 'created', 'transfer_id', v_id, 'response', v_response,
                             'saga', transfer_saga_json(v_t));
 END $function$;

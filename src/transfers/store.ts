@@ -69,33 +69,55 @@ export async function callJson(db: Queryable, sql: string, values: unknown[]): P
   return result;
 }
 
+/**
+ * transfer_open's one argument, each field named as drizzle/functions/transfer_open.sql reads it:
+ * every field present (null where it may be), so neither side depends on an order.
+ */
+interface TransferOpenRecord {
+  id: string;
+  account_id: string;
+  amount_cents: number;
+  pix_key: string;
+  pix_key_type: PixKeyType;
+  description: string | null;
+  idempotency_key: string;
+  fingerprint: string;
+  deadline_ms: number;
+  local_day: string;
+  local_minute: number;
+  /** The instant travels with the rules, which transfer_open hands to every rule it runs. */
+  rules: RuleSettings & { now_ms: number };
+  br_code: { text: string; kind: OpenBrCode["kind"]; merchant_name: string | null; merchant_city: string | null } | null;
+  scheduled_for: string | null;
+  run_at_ms: number | null;
+}
+
+function transferOpenRecord(input: OpenTransferInput): TransferOpenRecord {
+  const brCode = input.brCode ?? null;
+  return {
+    id: input.id,
+    account_id: input.accountId,
+    amount_cents: input.amountCents,
+    pix_key: input.pixKey,
+    pix_key_type: input.pixKeyType,
+    description: input.description,
+    idempotency_key: input.idempotencyKey,
+    fingerprint: input.requestFingerprint,
+    deadline_ms: input.deadlineMs,
+    local_day: input.localDay,
+    local_minute: input.localMinuteOfDay,
+    rules: { ...input.rules, now_ms: input.nowMs },
+    br_code:
+      brCode === null
+        ? null
+        : { text: brCode.text, kind: brCode.kind, merchant_name: brCode.merchantName, merchant_city: brCode.merchantCity },
+    scheduled_for: input.schedule?.scheduledFor ?? null,
+    run_at_ms: input.schedule?.runAtMs ?? null,
+  };
+}
+
 export async function openTransfer(db: Queryable, input: OpenTransferInput): Promise<OpenTransferResult> {
-  const sql = "SELECT transfer_open($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15) AS result";
-  const r = await callJson(db, sql, [
-    input.id,
-    input.accountId,
-    input.amountCents,
-    input.pixKey,
-    input.pixKeyType,
-    input.description,
-    input.idempotencyKey,
-    input.requestFingerprint,
-    input.deadlineMs,
-    input.localDay,
-    input.localMinuteOfDay,
-    // The instant travels with the rules, which transfer_open hands to every rule it runs.
-    JSON.stringify({ ...input.rules, now_ms: input.nowMs }),
-    input.brCode === undefined || input.brCode === null
-      ? null
-      : JSON.stringify({
-          text: input.brCode.text,
-          kind: input.brCode.kind,
-          merchant_name: input.brCode.merchantName,
-          merchant_city: input.brCode.merchantCity,
-        }),
-    input.schedule?.scheduledFor ?? null,
-    input.schedule?.runAtMs ?? null,
-  ]);
+  const r = await callJson(db, "SELECT transfer_open($1::jsonb) AS result", [JSON.stringify(transferOpenRecord(input))]);
   switch (r.outcome) {
     case "created":
       return {
