@@ -2,7 +2,7 @@
 // (src/config/parse.ts): a receiver URL without its own secret or a non-https receiver with the
 // sandbox off is a configuration problem, never a silent skip. That the secret is not a
 // WEBHOOK_SECRET key is src/config/secret-reuse.ts's rule.
-import { readIntegerVariable } from "./integer.ts";
+import { readTunable } from "./tunables.ts";
 
 export interface EventsSource {
   EVENTS_URL?: string | undefined;
@@ -14,7 +14,6 @@ export interface EventsSource {
 /** Unset EVENTS_URL: events are kept in the outbox, not sent. */
 export type EventsConfig = { delivery: "off" } | { delivery: "on"; url: string; secret: string; retryFirstMs: number };
 
-const hourMs = 60 * 60 * 1000;
 /** A whsec_ secret carries at least 16 bytes of key: 24 base64 characters. */
 const secretPattern = /^whsec_[A-Za-z0-9+/]{24,}={0,2}$/;
 
@@ -33,6 +32,6 @@ export function readEventsConfig(source: EventsSource): EventsConfig {
   }
   const secret = source.EVENTS_SECRET?.trim() ?? "";
   if (!secretPattern.test(secret)) throw new Error("configuration: EVENTS_SECRET must be whsec_<base64> when EVENTS_URL is set");
-  const retryFirstMs = readIntegerVariable("EVENTS_RETRY_FIRST_MS", source.EVENTS_RETRY_FIRST_MS, 10_000, 10, hourMs);
+  const retryFirstMs = readTunable("EVENTS_RETRY_FIRST_MS", source.EVENTS_RETRY_FIRST_MS);
   return { delivery: "on", url: url.toString(), secret, retryFirstMs };
 }

@@ -7,13 +7,13 @@ import { firstWebhookSecret } from "../lib/webhook-signature.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { checkDeployment } from "./deployment.ts";
 import { type EventsConfig, readEventsConfig } from "./events.ts";
-import { readIntegerVariable } from "./integer.ts";
 import { type ConfigProblem, isSet, Problems } from "./problems.ts";
 import { type ProviderChoice, readProvider } from "./provider.ts";
 import { type RuleSettings, readRuleSettings } from "./rule-settings.ts";
 import { readSagaTimings } from "./saga-timings.ts";
 import { checkSecretReuse } from "./secret-reuse.ts";
 import { secretLengthProblem, secretProblem, webhookSecretProblem } from "./secrets.ts";
+import { readTunable } from "./tunables.ts";
 import { urlProblem } from "./urls.ts";
 
 export interface Config {
@@ -38,31 +38,18 @@ export interface Config {
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
 
-/** A provider call longer than two minutes would outlive the Worker request waiting on it. */
-const providerTimeoutMsMax = 120_000;
-/** A sandbox payment that takes more than a day to settle is a configuration mistake. */
-const sandboxConfirmMsMax = 86_400_000;
-/** Far above any provider's wish; a typo like 10000 fails loudly instead. */
-const sendConcurrencyMax = 1_000;
-
 export function parseConfig(env: Env): ConfigResult {
   const problems = new Problems();
   const sandboxEnabled = env.SANDBOX_PROVIDER === "on";
   const production = !sandboxEnabled;
-  const providerTimeoutMs = problems.check(() =>
-    readIntegerVariable("PROVIDER_TIMEOUT_MS", env.PROVIDER_TIMEOUT_MS, 10_000, 1, providerTimeoutMsMax),
-  );
-  const sandboxConfirmMs = problems.check(() =>
-    readIntegerVariable("SANDBOX_CONFIRM_MS", env.SANDBOX_CONFIRM_MS, 1_000, 0, sandboxConfirmMsMax),
-  );
+  const providerTimeoutMs = problems.check(() => readTunable("PROVIDER_TIMEOUT_MS", env.PROVIDER_TIMEOUT_MS));
+  const sandboxConfirmMs = problems.check(() => readTunable("SANDBOX_CONFIRM_MS", env.SANDBOX_CONFIRM_MS));
   const sagaTimings = problems.check(() => readSagaTimings(env));
   const rules = problems.check(() => readRuleSettings(env));
   const events = problems.check(() => readEventsConfig(env));
-  const sendConcurrency = problems.check(() =>
-    readIntegerVariable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY, 0, 0, sendConcurrencyMax),
-  );
+  const sendConcurrency = problems.check(() => readTunable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY));
   const creditApprovalAboveCents = problems.check(() =>
-    readIntegerVariable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", env.OPS_CREDIT_APPROVAL_ABOVE_CENTS, 1_000_000, 0, Number.MAX_SAFE_INTEGER),
+    readTunable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", env.OPS_CREDIT_APPROVAL_ABOVE_CENTS),
   );
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   checkDeployment(env, sandboxEnabled, problems);
