@@ -13,7 +13,7 @@ import { type RuleSettings, readRuleSettings } from "./rule-settings.ts";
 import { readSagaTimings } from "./saga-timings.ts";
 import { checkSecretReuse } from "./secret-reuse.ts";
 import { secretLengthProblem, secretProblem, webhookSecretProblem } from "./secrets.ts";
-import { readTunable } from "./tunables.ts";
+import { readTunable, type TunableName } from "./tunables.ts";
 import { urlProblem } from "./urls.ts";
 
 export interface Config {
@@ -42,15 +42,13 @@ export function parseConfig(env: Env): ConfigResult {
   const problems = new Problems();
   const sandboxEnabled = env.SANDBOX_PROVIDER === "on";
   const production = !sandboxEnabled;
-  const providerTimeoutMs = problems.check(() => readTunable("PROVIDER_TIMEOUT_MS", env.PROVIDER_TIMEOUT_MS));
-  const sandboxConfirmMs = problems.check(() => readTunable("SANDBOX_CONFIRM_MS", env.SANDBOX_CONFIRM_MS));
+  const providerTimeoutMs = problems.check(() => tunable(env, "PROVIDER_TIMEOUT_MS"));
+  const sandboxConfirmMs = problems.check(() => tunable(env, "SANDBOX_CONFIRM_MS"));
   const sagaTimings = problems.check(() => readSagaTimings(env));
   const rules = problems.check(() => readRuleSettings(env));
   const events = problems.check(() => readEventsConfig(env));
-  const sendConcurrency = problems.check(() => readTunable("PROVIDER_SEND_CONCURRENCY", env.PROVIDER_SEND_CONCURRENCY));
-  const creditApprovalAboveCents = problems.check(() =>
-    readTunable("OPS_CREDIT_APPROVAL_ABOVE_CENTS", env.OPS_CREDIT_APPROVAL_ABOVE_CENTS),
-  );
+  const sendConcurrency = problems.check(() => tunable(env, "PROVIDER_SEND_CONCURRENCY"));
+  const creditApprovalAboveCents = problems.check(() => tunable(env, "OPS_CREDIT_APPROVAL_ABOVE_CENTS"));
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   checkDeployment(env, sandboxEnabled, problems);
   const provider = readProvider(env, sandboxEnabled, problems);
@@ -91,6 +89,11 @@ export function parseConfig(env: Env): ConfigResult {
     creditApprovalAboveCents,
   };
   return { ok: true, config: deepFreeze(config) };
+}
+
+/** Env names every tunable (src/config/tunables-env.d.ts): the Pick does not compile otherwise. */
+function tunable(env: Pick<Env, TunableName>, name: TunableName): number {
+  return readTunable(name, env[name]);
 }
 
 function checkClientAuth(env: Env, production: boolean, problems: Problems): void {

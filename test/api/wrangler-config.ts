@@ -18,3 +18,20 @@ export function rateLimitConfig(name: string): RateLimitConfig {
   }
   throw new Error(`wrangler.toml has no [[ratelimits]] binding ${name} with simple = { limit, period }`);
 }
+
+/** Each vars table of wrangler.toml (`vars`, `env.local.vars`, ...) with its names and values. */
+export function varsTables(): Map<string, Map<string, string>> {
+  const tables = new Map<string, Map<string, string>>();
+  let current: Map<string, string> | null = null;
+  for (const line of wranglerToml.split("\n")) {
+    const header = /^\[([^\]]+)\]$/.exec(line.trim());
+    if (header?.[1] !== undefined) {
+      current = header[1] === "vars" || /^env\.[\w-]+\.vars$/.test(header[1]) ? new Map() : null;
+      if (current !== null) tables.set(header[1], current);
+      continue;
+    }
+    const entry = /^([A-Z][A-Z0-9_]*)\s*=\s*"([^"]*)"/.exec(line);
+    if (current !== null && entry?.[1] !== undefined && entry[2] !== undefined) current.set(entry[1], entry[2]);
+  }
+  return tables;
+}
