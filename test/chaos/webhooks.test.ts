@@ -54,6 +54,21 @@ async function stateOf(id: string): Promise<string> {
   return rows[0]?.state ?? "missing";
 }
 
+/**
+ * The webhook route answers before its poke runs (the poke goes on under waitUntil), so what the
+ * poke does is waited for, up to `timeoutMs`: the value once `done` holds, or the last one read.
+ */
+async function settledValue<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const giveUpAtMs = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > giveUpAtMs) return value;
+    await sleep(50);
+  }
+}
+
+const statusCallsOf = async (id: string): Promise<number> => (await sandboxPayment(id))?.status_calls ?? 0;
+
 describe("webhooks decide nothing", () => {
   it.each<{ variant: WebhookVariant; key: string; truth: WebhookStatus; status: number; pokes: boolean | null; end: string }>([
     { variant: "forged", key: "silent@sandbox.test", truth: "confirmed", status: 401, pokes: false, end: "submitted" },
@@ -75,11 +90,19 @@ describe("webhooks decide nothing", () => {
       const id = await quietSubmitted(accountId, key);
       const before = (await sandboxPayment(id))?.status_calls ?? 0;
       expect(await sendWebhook(variant, id, truth)).toBe(status);
-      // The webhook route waits for the poke: a status call happened before the 202, or none did.
-      const after = (await sandboxPayment(id))?.status_calls ?? 0;
+      // A refused webhook pokes nothing; an accepted one makes the saga ask, after its answer.
+      const after = await settledValue(
+        () => statusCallsOf(id),
+        (calls) => pokes !== true || calls > before,
+      );
       if (pokes === true) expect(after).toBeGreaterThan(before);
       if (pokes === false) expect(after).toBe(before);
-      expect(await stateOf(id)).toBe(end);
+      expect(
+        await settledValue(
+          () => stateOf(id),
+          (state) => state === end,
+        ),
+      ).toBe(end);
       ids.push(id);
     }
     const { rows } = await pool.query<{ n: string }>(
@@ -105,7 +128,12 @@ describe("webhooks decide nothing", () => {
     expect(await deliver(webhook)).toBe(202);
     expect(await deliver(webhook)).toBe(202);
     await tally({ "fault.webhook_duplicate": 1, operations: 2 });
-    expect(await stateOf(id)).toBe("completed");
+    expect(
+      await settledValue(
+        () => stateOf(id),
+        (state) => state === "completed",
+      ),
+    ).toBe("completed");
     const { rows } = await pool.query<{ n: string }>(
       "SELECT count(*)::text AS n FROM transfer_history WHERE transfer_id = $1 AND to_state = 'completed'",
       [id],
