@@ -56,6 +56,9 @@ describe("the sandbox's Efí statement", () => {
   it("lists the sends of the window asked for, with Efí's pagination, and none outside it", async () => {
     const bearer = { authorization: `Bearer ${await accessToken()}` };
     const idEnvio = crypto.randomUUID().replaceAll("-", "");
+    // Other files share this sandbox and send all the time: the window is the send's own moment,
+    // so that one page holds all of it.
+    const sentFromMs = Date.now() - 1;
     const sent = await exports.default.fetch(
       new Request(`${base}/v3/gn/pix/${idEnvio}`, {
         method: "PUT",
@@ -72,8 +75,9 @@ describe("the sandbox's Efí statement", () => {
       expect(response.status).toBe(200);
       return response.json<{ parametros: { paginacao: { quantidadeTotalDeItens: number } }; pix: { idEnvio: string; valor: string }[] }>();
     };
+    const sentToMs = Date.now() + 1;
     const nowMs = Date.now();
-    const around = await list(nowMs - 60_000, nowMs + 60_000);
+    const around = await list(sentFromMs, sentToMs);
     expect(around.pix.filter((p) => p.idEnvio === idEnvio)).toEqual([expect.objectContaining({ idEnvio, valor: "12.34" })]);
     expect(around.parametros.paginacao.quantidadeTotalDeItens).toBe(around.pix.length);
     const yesterday = await list(nowMs - 2 * 86_400_000, nowMs - 86_400_000);
