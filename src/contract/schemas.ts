@@ -1,6 +1,6 @@
 // The response bodies of the API (CONTRACT §2, §3, §5), once, as zod schemas: the OpenAPI
 // document is generated from them and the API tests validate real responses against them.
-// Request schemas live beside their routes (e.g. createTransferBody in src/http/transfers.ts).
+// Request schemas live beside their routes (e.g. createTransferBody in src/http/transfer-requests.ts).
 // Objects are strict: a field the contract does not name is a test failure, not a surprise.
 import { z } from "zod";
 import { operatorActionKinds } from "../audit/actions.ts";

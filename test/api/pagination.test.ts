@@ -2,7 +2,7 @@
 // and a cursor that walks every page with no duplicate and no gap.
 import { beforeAll, describe, expect, it } from "vitest";
 import { transferPageSchema, transferSchema } from "../../src/contract/schemas.ts";
-import { listLimitMax } from "../../src/http/transfers.ts";
+import { listLimitMax } from "../../src/http/transfer-requests.ts";
 import { call, clientHeaders, createTransfer } from "../support/api.ts";
 import { emptyAccount, expectJson, expectValidationProblem, validTransfer } from "./helpers.ts";
 

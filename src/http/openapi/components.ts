@@ -13,7 +13,7 @@ import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../sandbox.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
-import { createTransferBody } from "../transfers.ts";
+import { createTransferBody } from "../transfer-requests.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";
 import type { RequestComponentId, ResponseComponentId } from "./component-ids.ts";
 import type { JsonSchema } from "./types.ts";

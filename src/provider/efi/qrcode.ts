@@ -43,7 +43,7 @@ const payableStatus = "ATIVA";
 /**
  * 429 is Efí's empty bucket (`BaldeFichasVazio`): not now, no verdict. 408 and 425 likewise. A
  * 404 refuses only in Efí's words (a charge it no longer has, `.../CobNaoEncontrado`): a
- * gateway's page or a wrong base URL says nothing, as any other 4xx without them.
+ * gateway's page or a wrong base URL says nothing, like every other 4xx without them.
  */
 const inconclusiveStatuses: ReadonlySet<number> = new Set([408, 425, 429]);
 
