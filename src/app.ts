@@ -21,6 +21,7 @@ import { opsCreditRoutes } from "./http/ops/credits.ts";
 import { opsEventRoutes } from "./http/ops/events.ts";
 import { opsReconciliationRoutes } from "./http/ops/reconciliation.ts";
 import { opsSweepRoutes, opsTransferRoutes } from "./http/ops/transfers.ts";
+import { opsJsonBody } from "./http/ops-json-body.ts";
 import { pixKeyRoutes } from "./http/pix-keys.ts";
 import { requestId } from "./http/request-id.ts";
 import { sandboxRoutes } from "./http/sandbox.ts";
@@ -43,6 +44,7 @@ app.use("/ops/*", noStore());
 app.use("/v1/*", clientAuth());
 app.use("/ops/*", opsSameOrigin());
 app.use("/ops/*", opsAuth());
+app.use("/ops/*", opsJsonBody());
 
 app.route("/healthz", healthRoutes);
 app.route("/", apiDocsRoutes(app));

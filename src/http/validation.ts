@@ -43,7 +43,7 @@ export function jsonLabelled(c: Context): boolean {
  * Reads the body as JSON whatever its Content-Type: clients and tools often omit or mislabel it
  * (fetch sends text/plain for a string body), and the contract promises 400 for any bad body,
  * which a 415 or hono's "treat non-JSON as {}" would break. Parsing is all we ever do with it.
- * (/ops/* alone demands the JSON label, and reads an empty body as {}: auth/ops-same-origin.ts.)
+ * (/ops/* alone demands the JSON label, and reads an empty body as {}: ops-json-body.ts.)
  */
 async function readJson(c: Context): Promise<JsonRead> {
   const text = await c.req.text();

@@ -79,6 +79,17 @@ describe("/ops/* writes whose body is not labelled JSON", () => {
     expect((await credit(accountId, opsHeaders({ "content-type": "Application/JSON; charset=utf-8" }))).status).toBe(200);
   });
 
+  it.each([
+    ["no Content-Type", null],
+    ["text/plain", "text/plain;charset=UTF-8"],
+  ])("answers a write without credentials and with %s 401, as any failed sign-in", async (_label, contentType) => {
+    const accountId = uniqueAccountId();
+    const headers: Record<string, string> = contentType === null ? {} : { "content-type": contentType };
+    const response = await call(`/ops/accounts/${accountId}`, { method: "PUT", headers, body: "{}" });
+    await expectProblem(response, 401, "unauthorized");
+    expect((await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" })).status).toBe(201);
+  });
+
   it("reads an empty JSON body as {}", async () => {
     const accountId = uniqueAccountId();
     expect((await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" })).status).toBe(201);

@@ -27,7 +27,7 @@ export const opsAuthResponses: Record<string, ResponseObject> = {
 };
 
 /**
- * What every operator write may answer besides its own responses (auth/ops-same-origin.ts):
+ * What every operator write may answer besides its own responses (auth/ops-same-origin.ts, ops-json-body.ts):
  * another site's request is refused, and so is a body not labelled JSON.
  */
 export function opsWriteRefusals(path: string, method: string): Record<string, ResponseObject> {
