@@ -21,20 +21,22 @@ export function opsJsonBody(): MiddlewareHandler {
         detail: "Operator writes take Content-Type: application/json (an empty body is {}).",
       });
     }
-    emptyBodyAsObject(c);
+    await emptyBodyAsObject(c);
     return next();
   };
 }
 
 /**
- * An empty body labelled JSON is `{}` (CONTRACT §5), so `curl -X POST -H 'content-type:
- * application/json' …/approve` reads as the route's empty object. Decided from the headers,
- * before anything reads the body: no body at all, or a declared length of 0.
+ * An empty body labelled JSON is `{}`, so `curl -X POST -H 'content-type: application/json'
+ * …/approve` reads as the route's empty object. Read from a copy: the route still reads the
+ * original, which limitBody has already bounded. An empty chunked body (no Content-Length) is
+ * empty too.
  */
-function emptyBodyAsObject(c: Context): void {
+async function emptyBodyAsObject(c: Context): Promise<void> {
   const raw = c.req.raw;
-  if (raw.body !== null && c.req.header("Content-Length") !== "0") return;
+  if (raw.body !== null && (await raw.clone().text()).trim() !== "") return;
   const headers = new Headers(raw.headers);
   headers.delete("Content-Length");
+  headers.delete("Transfer-Encoding");
   c.req.raw = new Request(raw, { headers, body: "{}" });
 }

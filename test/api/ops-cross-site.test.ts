@@ -90,6 +90,13 @@ describe("/ops/* writes whose body is not labelled JSON", () => {
     expect((await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" })).status).toBe(201);
   });
 
+  it("reads an empty chunked JSON body (no Content-Length) as {}", async () => {
+    const accountId = await account();
+    const empty = new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    const response = await call(`/ops/accounts/${accountId}/limits`, { method: "PUT", headers: opsHeaders(), body: empty });
+    expect(response.status).toBe(200);
+  });
+
   it("reads an empty JSON body as {}", async () => {
     const accountId = uniqueAccountId();
     expect((await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" })).status).toBe(201);
