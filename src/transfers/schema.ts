@@ -133,8 +133,9 @@ export const providerCalls = pgTable(
   },
   (t) => [
     index("provider_calls_by_transfer").on(t.transferId, t.id),
-    // Provider reconciliation finds the transfers first sent in its window by their sends.
-    index("provider_calls_sends_by_time").on(t.at).where(sql`${t.kind} = 'send'`),
+    // Provider reconciliation finds the transfers first sent in its window by their sends, and
+    // GET /ops/overview the calls of both kinds made in its window (one range per kind).
+    index("provider_calls_by_kind_time").on(t.kind, t.at),
     check("provider_calls_kind_known", sql`${t.kind} IN ('send', 'status')`),
   ],
 );
