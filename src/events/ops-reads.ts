@@ -26,3 +26,19 @@ export async function eventsForOps(db: Queryable, filter: { transferId: string |
   );
   return rows.map((row) => row.event);
 }
+
+/**
+ * GET /ops/overview's events: how many are not delivered yet (pending or parked) and since when
+ * the oldest waits. Each half has its partial index, so it reads the backlog, not the outbox.
+ */
+export async function undeliveredEventsSummary(db: Queryable): Promise<JsonObject> {
+  const { rows } = await db.query<{ summary: JsonObject }>(
+    `SELECT jsonb_build_object('undelivered', count(*), 'oldest_undelivered_at', rfc3339(min(u.occurred_at))) AS summary
+       FROM (SELECT e.occurred_at FROM transfer_events e WHERE e.delivered_at IS NULL AND e.parked_at IS NULL
+             UNION ALL
+             SELECT e.occurred_at FROM transfer_events e WHERE e.delivered_at IS NULL AND e.parked_at IS NOT NULL) u`,
+  );
+  const summary = rows[0]?.summary;
+  if (summary === undefined) throw new Error("the undelivered events query returned no row");
+  return summary;
+}

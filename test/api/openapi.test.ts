@@ -35,6 +35,7 @@ const contractOperations = [
   "get /ops/reconciliation/provider/latest",
   "post /ops/sweep",
   "get /ops/events",
+  "get /ops/overview",
 ];
 const sandboxOperations = [
   "put /sandbox/provider/pix/{idempotency_key}",

@@ -33,6 +33,7 @@ export const responseComponentIds = [
   "EventAttempt",
   "OpsEvent",
   "OpsEventList",
+  "OpsOverview",
   "SandboxPayment",
   "SandboxPaymentList",
   "SandboxOutage",

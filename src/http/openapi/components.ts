@@ -50,6 +50,7 @@ const responseSchemas = {
   EventAttempt: responses.eventAttemptSchema,
   OpsEvent: responses.opsEventSchema,
   OpsEventList: responses.opsEventListSchema,
+  OpsOverview: responses.opsOverviewSchema,
   SandboxPayment: sandboxResponses.sandboxPaymentSchema,
   SandboxPaymentList: sandboxResponses.sandboxPaymentListSchema,
   SandboxOutage: sandboxResponses.sandboxOutageSchema,

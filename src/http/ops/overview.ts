@@ -1,0 +1,45 @@
+// GET /ops/overview (CONTRACT §5): what is happening now, for the console's home and the
+// fintech's monitoring. Three reads side by side; nothing is written for it.
+import { Hono } from "hono";
+import { z } from "zod";
+import { undeliveredEventsSummary } from "../../events/ops-reads.ts";
+import { openContestationsSummary } from "../../transfers/contestations-summary.ts";
+import { transfersOverview } from "../../transfers/overview-reads.ts";
+import type { AppEnv } from "../app-env.ts";
+import { withRequestDb } from "../db.ts";
+import { jsonResponse, problemResponse, queryParameters } from "../openapi/build.ts";
+import { documented } from "../openapi/describe.ts";
+import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
+import { queryParams } from "../validation.ts";
+
+/** A day: the console's longest window, and the longest whose cost docs/performance.md states. */
+export const overviewMinutesMax = 1_440;
+
+export const opsOverviewQuery = z.strictObject({
+  minutes: z.coerce.number().int().min(1).max(overviewMinutesMax).default(60),
+});
+
+export const opsOverviewRoutes = new Hono<AppEnv>();
+
+const opsOverviewDoc = documented({
+  operationId: "opsOverview",
+  summary: "What is happening now",
+  description:
+    "The transfers created in the last `minutes` by their current state, per minute; completion time percentiles; the provider calls made in the window (answered, unknown, latency), per minute; and, as of now whatever the window, the review queue, the undelivered events and the open contestations. The window is `minutes` whole minutes, the current one last: `from` is the first one's start, `to` is now.",
+  tags: ["operators"],
+  security: opsSecurity,
+  parameters: queryParameters(opsOverviewQuery, { minutes: "The window in minutes, 1 to 1440 (default 60)." }),
+  responses: {
+    "200": jsonResponse("The overview.", "OpsOverview"),
+    "400": problemResponse("`minutes` is not a whole number from 1 to 1440, or an unknown query parameter."),
+    ...opsAuthResponses,
+  },
+});
+
+opsOverviewRoutes.get("/", opsOverviewDoc, queryParams(opsOverviewQuery), async (c) => {
+  const { minutes } = c.req.valid("query");
+  const [figures, events, contestations] = await withRequestDb(c, (db) =>
+    Promise.all([transfersOverview(db, minutes), undeliveredEventsSummary(db), openContestationsSummary(db)]),
+  );
+  return c.json({ ...figures, events, contestations });
+});
