@@ -30,6 +30,20 @@ async function expectUnauthorized(response: Response): Promise<void> {
   });
 }
 
+/**
+ * A poke runs after its webhook was answered, so an earlier test's poke may log while this one
+ * listens: each test reads only the lines about its own transfer.
+ */
+function logsAbout(logs: () => Record<string, unknown>[], transferId: string): Record<string, unknown>[] {
+  return logs().filter((record) => record.idempotency_key === transferId);
+}
+
+/** The lines the requests that got these answers logged (by their X-Request-Id), as above. */
+function logsOf(logs: () => Record<string, unknown>[], responses: readonly Response[]): Record<string, unknown>[] {
+  const requestIds = new Set(responses.map((response) => response.headers.get("X-Request-Id")));
+  return logs().filter((record) => typeof record.request_id === "string" && requestIds.has(record.request_id));
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -41,7 +55,7 @@ describe("POST /webhooks/provider", () => {
     const response = await exports.default.fetch(await signedRequest(eventFor(transferId)));
     expect(response.status).toBe(202);
     expect(await response.json()).toEqual({ received: true });
-    await vi.waitFor(() => expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked" }]));
+    await vi.waitFor(() => expect(logsAbout(logs, transferId)).toMatchObject([{ idempotency_key: transferId, outcome: "poked" }]));
   });
 
   it("answers 202 to a signed webhook whatever it claims, without deciding anything from it", async () => {
@@ -49,33 +63,34 @@ describe("POST /webhooks/provider", () => {
     const transferId = crypto.randomUUID();
     const response = await exports.default.fetch(await signedRequest(eventFor(transferId, "rejected")));
     expect(response.status).toBe(202);
-    await vi.waitFor(() => expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked" }]));
+    await vi.waitFor(() => expect(logsAbout(logs, transferId)).toMatchObject([{ idempotency_key: transferId, outcome: "poked" }]));
   });
 
   it("answers 202 and pokes nothing for signed webhooks it cannot use", async () => {
     const logs = captureLogEvents("provider_webhook");
+    const responses: Response[] = [];
     for (const body of [eventFor("not-a-transfer-id"), "not json", JSON.stringify({ type: "pix.payment.updated" })]) {
       const response = await exports.default.fetch(await signedRequest(body));
       expect(response.status).toBe(202);
       expect(await response.json()).toEqual({ received: true });
+      responses.push(response);
     }
-    expect(logs().map((record) => record.outcome)).toEqual(["ignored", "ignored", "ignored"]);
+    expect(logsOf(logs, responses).map((record) => record.outcome)).toEqual(["ignored", "ignored", "ignored"]);
   });
 
   it("answers 401 and pokes nothing when the signature headers are missing", async () => {
     const logs = captureLogEvents("provider_webhook");
     const response = await exports.default.fetch(url, { method: "POST", body: eventFor(crypto.randomUUID()) });
     await expectUnauthorized(response);
-    expect(logs()).toMatchObject([{ outcome: "rejected_missing_headers" }]);
+    expect(logsOf(logs, [response])).toMatchObject([{ outcome: "rejected_missing_headers" }]);
   });
 
   it("answers 401 and pokes nothing when the signature is forged", async () => {
     const logs = captureLogEvents("provider_webhook");
     const forgedSecret = "whsec_Zm9yZ2VkLXNlY3JldC1mb3JnZWQtc2VjcmV0";
-    await expectUnauthorized(
-      await exports.default.fetch(await signedRequest(eventFor(crypto.randomUUID()), { signingSecret: forgedSecret })),
-    );
-    expect(logs()).toMatchObject([{ outcome: "rejected_bad_signature" }]);
+    const response = await exports.default.fetch(await signedRequest(eventFor(crypto.randomUUID()), { signingSecret: forgedSecret }));
+    await expectUnauthorized(response);
+    expect(logsOf(logs, [response])).toMatchObject([{ outcome: "rejected_bad_signature" }]);
   });
 
   it("answers 401 when the body was changed after signing", async () => {
