@@ -2,7 +2,7 @@
 // and the source IP keep strangers out; a valid delivery is 200 and pokes each transfer it names.
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { captureLogEvents } from "../support/logs.ts";
+import { captureLogEvents, logsAbout, logsOf } from "../support/logs.ts";
 
 const hmac = env.EFI_WEBHOOK_HMAC ?? "";
 const efiIp = "34.193.116.226";
@@ -43,7 +43,7 @@ describe("Efí webhooks", () => {
     const response = await exports.default.fetch(delivery({ pix: [item(a), item(b, "NAO_REALIZADO"), item(a)] }));
     expect(response.status).toBe(200);
     const poked = () =>
-      logs()
+      logsAbout(logs, a, b)
         .filter((r) => r.outcome === "poked")
         .map((r) => r.idempotency_key)
         .sort();
@@ -55,7 +55,9 @@ describe("Efí webhooks", () => {
     const transferId = crypto.randomUUID();
     const response = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi" }));
     expect(response.status).toBe(200);
-    await vi.waitFor(() => expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]));
+    await vi.waitFor(() =>
+      expect(logsAbout(logs, transferId)).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]),
+    );
   });
 
   it("accepts the hmac with Efí's /pix appended (registered without &ignorar=): exactly that suffix", async () => {
@@ -69,7 +71,9 @@ describe("Efí webhooks", () => {
     });
     const response = await exports.default.fetch(appended);
     expect(response.status).toBe(200);
-    await vi.waitFor(() => expect(logs()).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]));
+    await vi.waitFor(() =>
+      expect(logsAbout(logs, transferId)).toMatchObject([{ idempotency_key: transferId, outcome: "poked", state: null }]),
+    );
     for (const other of [`${hmac}/pix/pix`, `${hmac}/pixx`, `${hmac}pix`]) {
       const refused = await exports.default.fetch(delivery({ pix: [item(transferId)] }, { path: "/webhooks/efi", hmac: other }));
       expect(refused.status, other).toBe(401);
@@ -79,11 +83,13 @@ describe("Efí webhooks", () => {
 
   it("answers 200 to Efí's registration test and pokes nothing", async () => {
     const logs = captureLogEvents("efi_webhook");
+    const responses: Response[] = [];
     for (const path of ["/webhooks/efi", "/webhooks/efi/pix"]) {
       const response = await exports.default.fetch(delivery({ evento: "teste_webhook" }, { path }));
       expect(response.status).toBe(200);
+      responses.push(response);
     }
-    expect(logs().map((r) => r.outcome)).toEqual(["nothing_to_poke", "nothing_to_poke"]);
+    expect(logsOf(logs, responses).map((r) => r.outcome)).toEqual(["nothing_to_poke", "nothing_to_poke"]);
   });
 
   it("answers 200 and pokes nothing for items whose idEnvio is not one of ours", async () => {
@@ -94,16 +100,17 @@ describe("Efí webhooks", () => {
         { endToEndId: "E1", status: "REALIZADO" },
       ],
     };
-    expect((await exports.default.fetch(delivery(body))).status).toBe(200);
-    expect((await exports.default.fetch(delivery("not json"))).status).toBe(200);
-    expect(logs().map((r) => r.outcome)).toEqual(["nothing_to_poke", "nothing_to_poke"]);
+    const responses = [await exports.default.fetch(delivery(body)), await exports.default.fetch(delivery("not json"))];
+    expect(responses.map((response) => response.status)).toEqual([200, 200]);
+    expect(logsOf(logs, responses).map((r) => r.outcome)).toEqual(["nothing_to_poke", "nothing_to_poke"]);
   });
 
   it("an unknown but well-formed idEnvio pokes a saga that finds no transfer: nothing changes", async () => {
     const logs = captureLogEvents("efi_webhook");
-    const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }));
+    const transferId = crypto.randomUUID();
+    const response = await exports.default.fetch(delivery({ pix: [item(transferId)] }));
     expect(response.status).toBe(200);
-    await vi.waitFor(() => expect(logs()).toMatchObject([{ outcome: "poked", state: null }]));
+    await vi.waitFor(() => expect(logsAbout(logs, transferId)).toMatchObject([{ outcome: "poked", state: null }]));
   });
 
   it.each([
@@ -116,7 +123,7 @@ describe("Efí webhooks", () => {
     const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }, { hmac: given }));
     expect(response.status).toBe(401);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(logs()).toMatchObject([{ outcome: "rejected_hmac" }]);
+    expect(logsOf(logs, [response])).toMatchObject([{ outcome: "rejected_hmac" }]);
   });
 
   it.each([
@@ -127,7 +134,7 @@ describe("Efí webhooks", () => {
     const response = await exports.default.fetch(delivery({ pix: [item(crypto.randomUUID())] }, { ip }));
     expect(response.status).toBe(403);
     expect(response.headers.get("content-type")).toBe("application/problem+json");
-    expect(logs()).toMatchObject([{ outcome: "rejected_ip" }]);
+    expect(logsOf(logs, [response])).toMatchObject([{ outcome: "rejected_ip" }]);
   });
 
   it("accepts any address of the allowlist", async () => {

@@ -3,7 +3,7 @@
 import { env, exports } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { signedWebhookHeaders } from "../../src/lib/webhook-signature.ts";
-import { captureLogEvents } from "../support/logs.ts";
+import { captureLogEvents, logsAbout, logsOf } from "../support/logs.ts";
 
 const url = "http://example.com/webhooks/provider";
 const secret = env.WEBHOOK_SECRET.split(" ")[0] ?? "";
@@ -28,20 +28,6 @@ async function expectUnauthorized(response: Response): Promise<void> {
     title: expect.any(String),
     detail: expect.any(String),
   });
-}
-
-/**
- * A poke runs after its webhook was answered, so an earlier test's poke may log while this one
- * listens: each test reads only the lines about its own transfer.
- */
-function logsAbout(logs: () => Record<string, unknown>[], transferId: string): Record<string, unknown>[] {
-  return logs().filter((record) => record.idempotency_key === transferId);
-}
-
-/** The lines the requests that got these answers logged (by their X-Request-Id), as above. */
-function logsOf(logs: () => Record<string, unknown>[], responses: readonly Response[]): Record<string, unknown>[] {
-  const requestIds = new Set(responses.map((response) => response.headers.get("X-Request-Id")));
-  return logs().filter((record) => typeof record.request_id === "string" && requestIds.has(record.request_id));
 }
 
 afterEach(() => {

@@ -22,6 +22,20 @@ export function captureLogEvents(event: string): () => Record<string, unknown>[]
       .filter((record) => record.event === event);
 }
 
+/**
+ * A poke runs after its webhook was answered, and files share a Worker, so another test's poke
+ * may log while this one listens: a test reads only the lines about its own transfers...
+ */
+export function logsAbout(logs: () => Record<string, unknown>[], ...transferIds: readonly string[]): Record<string, unknown>[] {
+  return logs().filter((record) => typeof record.idempotency_key === "string" && transferIds.includes(record.idempotency_key));
+}
+
+/** ...or the lines its own requests logged, told by the answers' X-Request-Id. */
+export function logsOf(logs: () => Record<string, unknown>[], responses: readonly Response[]): Record<string, unknown>[] {
+  const requestIds = new Set(responses.map((response) => response.headers.get("X-Request-Id")));
+  return logs().filter((record) => typeof record.request_id === "string" && requestIds.has(record.request_id));
+}
+
 /** An alert receiver of the test's own: what an ops alert POSTed (each answered 204), once `settled()`. */
 export function alertReceiver() {
   const received: Request[] = [];
