@@ -53,6 +53,9 @@ describe("needs_review and the operator's resolution", () => {
 
   it("resolves from the database's record when the object's cached one is stale", async () => {
     const { accountId, id } = await transferInReview();
+    // Driving the deadline may drop the cache after the object recorded needs_review: a poke
+    // caches the database's record again, so there is a cache to make stale.
+    await env.TRANSFER_SAGA.getByName(id).poke("sweeper");
     // An object that died after its needs_review commit and before its cache write: the cache
     // still says submitted, the database (the system of record) needs_review.
     await runInDurableObject(env.TRANSFER_SAGA.getByName(id), async (_, state) => {
