@@ -44,7 +44,8 @@ describe("returns reach the ledger once", () => {
   it("returned@sandbox.test: the whole amount comes back, credited once, and the transfer stays completed", async ({ pool }) => {
     const accountId = await fundedAccount(startCents);
     const completed = await completedTransfer(accountId, "returned@sandbox.test", 2_500);
-    expect(completed.returned_cents).toBe(0);
+    // The return follows the completion; a slow poll may already see it, never a part of it.
+    expect([0, 2_500]).toContain(completed.returned_cents);
 
     const returned = await waitForReturned(accountId, completed.id, 2_500);
     expect(returned.state).toBe("completed");
