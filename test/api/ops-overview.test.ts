@@ -6,7 +6,8 @@
 import type { PoolClient } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { opsOverviewSchema, transferSchema, transferStorySchema } from "../../src/contract/schemas.ts";
+import { opsOverviewSchema } from "../../src/contract/overview-schema.ts";
+import { transferSchema, transferStorySchema } from "../../src/contract/schemas.ts";
 import { transfersOverview } from "../../src/transfers/overview-reads.ts";
 import { personCall } from "../support/access.ts";
 import { call, createTransfer, fundedAccount, opsCall, waitForFinalState } from "../support/api.ts";

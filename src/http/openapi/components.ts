@@ -2,6 +2,7 @@
 // schemas the routes validate with (requests) and the tests check responses with (responses).
 
 import type { z } from "zod";
+import { opsOverviewSchema } from "../../contract/overview-schema.ts";
 import * as responses from "../../contract/schemas.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
@@ -50,7 +51,7 @@ const responseSchemas = {
   EventAttempt: responses.eventAttemptSchema,
   OpsEvent: responses.opsEventSchema,
   OpsEventList: responses.opsEventListSchema,
-  OpsOverview: responses.opsOverviewSchema,
+  OpsOverview: opsOverviewSchema,
   SandboxPayment: sandboxResponses.sandboxPaymentSchema,
   SandboxPaymentList: sandboxResponses.sandboxPaymentListSchema,
   SandboxOutage: sandboxResponses.sandboxOutageSchema,

@@ -1,0 +1,48 @@
+// GET /ops/overview's answer (CONTRACT §5): the window's figures and the queues as of now.
+import { z } from "zod";
+import { cents, timestamp } from "./schemas.ts";
+
+const count = z.number().int().nonnegative();
+const percentileMs = z.number().int().nonnegative().nullable().describe("Milliseconds; null when nothing was measured");
+
+/** GET /ops/overview (CONTRACT §5): the window's figures, and the queues as of now. */
+export const opsOverviewSchema = z.strictObject({
+  from: timestamp.describe("The start of the window's first minute"),
+  to: timestamp.describe("Now: the window's last minute is still running"),
+  transfers: z
+    .strictObject({
+      created: count,
+      completed: count,
+      compensated: count,
+      needs_review: count,
+      canceled: count,
+      in_flight: count.describe("Still advanced by the saga: scheduled, started, funds_reserved, submitted, compensating"),
+      by_minute: z
+        .array(z.strictObject({ at: timestamp, created: count, completed: count, compensated: count, needs_review: count }))
+        .describe("One entry per minute of the window by creation minute, oldest first; sums to the totals"),
+    })
+    .describe("The transfers created in the window, by their current state"),
+  completion_ms: z
+    .strictObject({ p50: percentileMs, p95: percentileMs, p99: percentileMs })
+    .describe("Created to completed, over the window's transfers that are completed"),
+  provider: z
+    .strictObject({
+      calls: count,
+      answered: count,
+      unknown: count.describe("Calls that said nothing definitive: timeout, 5xx, unreadable"),
+      latency_ms: z.strictObject({ p50: percentileMs, p95: percentileMs }),
+      by_minute: z.array(z.strictObject({ at: timestamp, calls: count, unknown: count })).describe("One entry per minute, oldest first"),
+    })
+    .describe("The provider calls (sends and status checks) recorded in the window"),
+  review: z
+    .strictObject({
+      needs_review: count,
+      held_cents: cents.nonnegative(),
+      oldest_at: timestamp.nullable().describe("When the longest-waiting transfer entered needs_review"),
+    })
+    .describe("The review queue now, whatever the window"),
+  events: z
+    .strictObject({ undelivered: count, oldest_undelivered_at: timestamp.nullable() })
+    .describe("Outbound events not delivered yet, pending or parked"),
+  contestations: z.strictObject({ open: count, nearest_deadline_at: timestamp.nullable() }),
+});
