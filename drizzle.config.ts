@@ -9,6 +9,7 @@ export default defineConfig({
     "./src/audit/schema.ts",
     "./src/events/schema.ts",
     "./src/reconciliation/schema.ts",
+    "./src/clock/schema.ts",
   ],
   out: "./drizzle",
   dbCredentials: { url: process.env.DATABASE_URL ?? "" },
