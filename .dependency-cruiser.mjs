@@ -28,6 +28,12 @@ export default {
       { path: "^src/", pathNot: "^src/lib/" },
     ),
     rule(
+      "clock-is-a-narrow-leaf",
+      "Business time (src/clock) reads one row: it needs the query shape and the sandbox switch, nothing a calendar rule lives in.",
+      { path: "^src/clock/" },
+      { path: "^src/", pathNot: "^src/(clock|db|config)/" },
+    ),
+    rule(
       "provider-knows-no-ledger-or-record",
       "The provider adapters answer the saga; the ledger (src/ledger) and the transfer record (src/transfers) are the saga's to write.",
       { path: "^src/provider/" },

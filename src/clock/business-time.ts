@@ -1,0 +1,26 @@
+// Business time (CONTRACT §4 "Test clock"): the instant every calendar rule is decided at (São
+// Paulo days and night windows, limit increases' 24 h, schedules, returns' and contestations'
+// windows). It is the wall clock, plus the test clock's offset when the sandbox is on. The saga's
+// own timings (backoff, deadline, grace, provider timeout) and event retries stay on Date.now().
+//
+// No cache: an advance must be seen by the very next request anywhere, the Worker's isolates and
+// every Durable Object alike, and nothing tells an isolate that another one advanced the clock.
+// A cache checked against a version would cost the same round trip as reading the offset itself.
+// The cost, one single-row primary-key SELECT per decision over Neon's HTTP path, is paid only
+// with the sandbox on; off, the offset is never read (CONTRACT §1: test seams exist only then).
+import type { Config } from "../config/parse.ts";
+import type { Queryable } from "../db/queryable.ts";
+
+export type ClockConfig = Pick<Config, "sandboxEnabled">;
+
+/** The wall clock plus the test clock's offset with the sandbox on; the wall clock alone otherwise, without a query. */
+export async function businessNowMs(db: Queryable, config: ClockConfig): Promise<number> {
+  if (!config.sandboxEnabled) return Date.now();
+  return Date.now() + (await testClockOffsetMs(db));
+}
+
+/** How far the test clock is ahead of the wall clock; 0 before its first advance. */
+export async function testClockOffsetMs(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ offset_ms: string }>("SELECT offset_ms FROM test_clock WHERE singleton");
+  return rows[0] === undefined ? 0 : Number(rows[0].offset_ms);
+}
