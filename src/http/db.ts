@@ -5,8 +5,7 @@ import type { Context } from "hono";
 import { httpDb } from "../db/http.ts";
 import type { Queryable } from "../db/queryable.ts";
 import { dbSettings } from "../db/settings.ts";
-import type { AppEnv } from "./app-env.ts";
 
-export function withRequestDb<T>(c: Context<AppEnv>, work: (db: Queryable) => Promise<T>): Promise<T> {
+export function withRequestDb<T, E extends { Bindings: Env }>(c: Context<E>, work: (db: Queryable) => Promise<T>): Promise<T> {
   return work(httpDb({ ...dbSettings(c.env), applicationName: "pix-api" }));
 }

@@ -28,3 +28,8 @@ export const providerAnswerSchema = z
     code: z.string().nullable().optional(),
   })
   .describe("The PSP's answer: the payment ({ status, end_to_end_id, ... }), or { code } on a rejection or error");
+
+export const sandboxClockSchema = z.strictObject({
+  now: timestamp.describe("Business time: the wall clock plus `offset_ms`"),
+  offset_ms: z.number().int().nonnegative().describe("How far the test clock is ahead of the wall clock"),
+});

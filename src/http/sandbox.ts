@@ -5,7 +5,6 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { configOf } from "../config/isolate.ts";
-import type { Config } from "../config/parse.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
 import { brCodeLengthMax } from "../pix/br-code.ts";
 import { isPixKeyType, normalisePixKey } from "../pix/key.ts";
@@ -21,8 +20,8 @@ import { jsonRequestBody, jsonResponse, pathParameter, problemResponse } from ".
 import { documented } from "./openapi/describe.ts";
 import { pspResponse, sandboxOperation } from "./openapi/sandbox.ts";
 import type { Parameter, SecurityRequirement } from "./openapi/types.ts";
-
-type SandboxEnv = { Bindings: Env; Variables: { config: Readonly<Config> } };
+import { sandboxClockRoutes } from "./sandbox-clock.ts";
+import type { SandboxEnv } from "./sandbox-env.ts";
 
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
@@ -68,6 +67,9 @@ sandboxRoutes.use("*", async (c, next) => {
 
 // Efí's dialect over the same payments (efi-routes.ts).
 sandboxRoutes.route("/efi", sandboxEfiRoutes);
+
+// The test clock (sandbox-clock.ts): business time moved forward for calendar rules.
+sandboxRoutes.route("/clock", sandboxClockRoutes);
 
 /** Longest outage one call can start: fault injection for tests and demos, bounded. */
 export const outageDurationMsMax = 600_000;

@@ -2,9 +2,13 @@
 import { exports } from "cloudflare:workers";
 import { afterAll, describe, expect, it } from "vitest";
 import { dynamicBrCode } from "../support/br-codes.ts";
+import { testPool } from "../support/db.ts";
 import { drainSandboxWebhooks, orderFor, sandboxAdapter, sandboxBaseUrl, sandboxEnv, sandboxFetcher } from "./support.ts";
 
 afterAll(drainSandboxWebhooks);
+
+const sandboxOffPool = testPool(1);
+afterAll(() => sandboxOffPool.end());
 
 const enabledEnv = sandboxEnv({ SANDBOX_CONFIRM_MS: "60000" });
 const call = sandboxFetcher(enabledEnv);
@@ -25,6 +29,20 @@ describe("sandbox routes", () => {
         expect(await response.json()).toMatchObject({ status: 404, title: expect.any(String), type: expect.stringMatching(/not-found$/) });
       }
     }
+  });
+
+  it("answers 404 problem+json for the test clock when SANDBOX_PROVIDER is not on, moving nothing", async () => {
+    const disabled = sandboxFetcher(sandboxEnv({ SANDBOX_PROVIDER: "off" }));
+    for (const method of ["GET", "POST"] as const) {
+      const body = method === "POST" ? JSON.stringify({ advance_ms: 1000 }) : null;
+      const response = await disabled(
+        new Request("http://sandbox.test/sandbox/clock", { method, body, headers: { "content-type": "application/json" } }),
+      );
+      expect(response.status).toBe(404);
+      expect(response.headers.get("content-type")).toBe("application/problem+json");
+    }
+    const { rows } = await sandboxOffPool.query<{ count: string }>("SELECT count(*) FROM test_clock");
+    expect(Number(rows[0]?.count)).toBe(0);
   });
 
   it("is reachable through the Worker itself at /sandbox/provider when enabled locally", async () => {

@@ -37,6 +37,7 @@ export const responseComponentIds = [
   "SandboxPayment",
   "SandboxPaymentList",
   "SandboxOutage",
+  "SandboxClock",
   "ProviderAnswer",
   "ProviderDivergence",
   "ProviderReconciliationRun",
@@ -56,6 +57,7 @@ export const requestComponentIds = [
   "ProviderResolveRequest",
   "SandboxOutageRequest",
   "SandboxChargeChangeRequest",
+  "SandboxClockRequest",
   "ProviderReconciliationRequest",
   "CaseDecisionRequest",
 ] as const;

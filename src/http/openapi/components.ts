@@ -13,6 +13,7 @@ import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../sandbox.ts";
+import { clockAdvanceBody } from "../sandbox-clock.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
 import { createTransferBody } from "../transfer-requests.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";
@@ -55,6 +56,7 @@ const responseSchemas = {
   SandboxPayment: sandboxResponses.sandboxPaymentSchema,
   SandboxPaymentList: sandboxResponses.sandboxPaymentListSchema,
   SandboxOutage: sandboxResponses.sandboxOutageSchema,
+  SandboxClock: sandboxResponses.sandboxClockSchema,
   ProviderAnswer: sandboxResponses.providerAnswerSchema,
   ProviderDivergence: reconciliation.providerDivergenceSchema,
   ProviderReconciliationRun: reconciliation.providerReconciliationRunSchema,
@@ -75,6 +77,7 @@ const requestSchemas = {
   ProviderResolveRequest: resolveBodySchema,
   SandboxOutageRequest: outageBodySchema,
   SandboxChargeChangeRequest: chargeChangeBodySchema,
+  SandboxClockRequest: clockAdvanceBody,
   ProviderReconciliationRequest: providerReconciliationBody,
   CaseDecisionRequest: caseDecisionBody,
 } as const satisfies Record<RequestComponentId, z.ZodType>;
