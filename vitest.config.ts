@@ -17,13 +17,18 @@ const efiBindings = {
  * The Worker under test; chaos tests reach Postgres through the fault proxy instead, and the
  * events project delivers outbound events to the tests' own receiver (EVENTS_URL).
  */
-function testWorker(proxy: "neonWsProxy" | "faultWsProxy", extraBindings: Record<string, string> = {}, events = false) {
+function testWorker(
+  proxy: "neonWsProxy" | "faultWsProxy",
+  extraBindings: Record<string, string> = {},
+  events = false,
+  database: "databaseUrl" | "clockDatabaseUrl" = "databaseUrl",
+) {
   return cloudflareTest(({ inject }) => ({
     // The local environment of wrangler.toml: the sandbox on (the top level is production).
     wrangler: { configPath: "./wrangler.toml", environment: "local" },
     miniflare: {
       bindings: {
-        DATABASE_URL: inject("databaseUrl"),
+        DATABASE_URL: inject(database),
         NEON_WS_PROXY: inject(proxy),
         ...(proxy === "faultWsProxy" ? { FAULT_CONTROL_URL: inject("faultControlUrl") } : {}),
         JWT_SECRET: "test-jwt-secret-0123456789abcdef0123456789",
@@ -72,6 +77,8 @@ const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 const unitFiles = "test/**/*.unit.test.ts";
 /** Node code that needs the database (the migrator): Node, with the tests' cluster. */
 const nodeFiles = "test/**/*.node.test.ts";
+/** Files that move the test clock: their own database and Worker (docs/testing.md). */
+const clockFiles = "test/clock/**";
 
 /**
  * The workerd projects share their Worker between files (`isolate: false`): a file must not
@@ -107,7 +114,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [unitFiles, nodeFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
+          exclude: [unitFiles, nodeFiles, clockFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
           ...sharedWorker,
         },
       },
@@ -125,6 +132,19 @@ export default defineConfig({
       {
         plugins: [testWorker("neonWsProxy", {}, true)],
         test: { name: "events", include: ["test/events/delivery/**/*.test.ts"], ...sharedWorker },
+      },
+      {
+        // The test clock is global to its database: files that move it get a database and a
+        // Worker of their own, and run one at a time (after the parallel group: vitest runs a
+        // one-at-a-time project in a group of its own), so no other file's calendar jumps.
+        plugins: [testWorker("neonWsProxy", {}, false, "clockDatabaseUrl")],
+        test: {
+          name: "clock",
+          include: [`${clockFiles}/*.test.ts`],
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+          ...sharedWorker,
+        },
       },
       {
         // Faults are global to the fault proxy: chaos files run one at a time, after the suite.

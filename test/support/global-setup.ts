@@ -16,6 +16,8 @@ import { startWsProxy } from "../../scripts/lib/ws-proxy.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    /** The clock project's own database on the same cluster: moving its test clock disturbs no other file. */
+    clockDatabaseUrl: string;
     neonWsProxy: string;
     faultWsProxy: string;
     faultControlUrl: string;
@@ -42,11 +44,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { startMigratedPostgres } = await import("../../scripts/lib/migrated-cluster.ts");
   const root = await mkdtemp(path.join(tmpdir(), "pix-test-"));
   const postgres = await startMigratedPostgres(path.join(root, "data"), throwawayServerFlags);
+  const clockDatabaseUrl = await createClockDatabase(postgres.databaseUrl);
   const proxy = await startWsProxy();
   const faults = await startFaultHarness();
   const access = await startAccessIssuer();
   const receiver = await startEventReceiver();
   project.provide("databaseUrl", postgres.databaseUrl);
+  project.provide("clockDatabaseUrl", clockDatabaseUrl);
   project.provide("neonWsProxy", proxy.address);
   project.provide("faultWsProxy", faults.proxyAddress);
   project.provide("faultControlUrl", faults.controlUrl);
@@ -63,4 +67,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await postgres.stop();
     await rm(root, { recursive: true, force: true });
   };
+}
+
+/**
+ * A copy of the migrated database for the clock project (vitest.config.ts): the test clock is
+ * global to a database, so its files get one of their own. Copied before anything connects to
+ * the original, which CREATE DATABASE ... TEMPLATE requires.
+ */
+async function createClockDatabase(databaseUrl: string): Promise<string> {
+  const { default: pg } = await import("pg");
+  const url = new URL(databaseUrl);
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE pix_clock TEMPLATE "${url.pathname.slice(1)}"`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = "/pix_clock";
+  return url.toString();
 }
