@@ -2,6 +2,7 @@
 // force at once, an increase 24 h later (the answer's `pending` says when).
 import { Hono } from "hono";
 import { z } from "zod";
+import { businessNowMs } from "../clock/business-time.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { accountIdPattern } from "../lib/ids.ts";
 import { type AccountLimitsInput, limitsFor, setLimits } from "../limits/store.ts";
@@ -52,7 +53,9 @@ const getLimitsDoc = documented({
 });
 
 limitRoutes.get("/", getLimitsDoc, async (c) => {
-  const limits = await withRequestDb(c, (db) => limitsFor(db, c.get("accountId"), Date.now(), configuredOrThrow(c.env).rules));
+  const config = configuredOrThrow(c.env);
+  // What is left of today and tonight is counted in business time (src/clock/business-time.ts).
+  const limits = await withRequestDb(c, async (db) => limitsFor(db, c.get("accountId"), await businessNowMs(db, config), config.rules));
   if (!limits) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   // The anti-fraud thresholds are for operators (clientLimitsSchema says why).
   const { velocity_max_per_10_min: _velocity, new_key_review_above_cents: _newKey, ...clientLimits } = limits;

@@ -1,5 +1,6 @@
 // Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
 import { type Context, Hono } from "hono";
+import { businessNowMs } from "../clock/business-time.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { openCursor, sealCursor } from "../lib/cursor-seal.ts";
 import { log } from "../lib/log.ts";
@@ -84,7 +85,10 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
   // A fresh id names the saga object (and spreads a scheduled run's slot); a replay finds the
   // first transfer instead. A bad date is refused before a dynamic code costs a provider call.
   const candidateId = crypto.randomUUID();
-  const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, Date.now());
+  // Business time decides the São Paulo day, the night window and pending increases (one read
+  // with the sandbox on, none off); the saga's own deadline stays on the wall clock.
+  const nowMs = await withRequestDb(c, (db) => businessNowMs(db, config));
+  const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, nowMs);
   if (!scheduled.ok) return validationProblem(c, [{ field: "scheduled_for", message: scheduled.message }]);
   const found = await payeeOf(c, body, description, idempotencyKey, scheduled.schedule !== null);
   if (!found.ok) return found.response;
@@ -110,7 +114,7 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
     idempotencyKey,
     requestFingerprint: fingerprint,
     deadlineMs: config.sagaTimings.deadlineMs,
-    ...localClockFields(Date.now()),
+    ...localClockFields(nowMs),
     rules: config.rules,
     brCode: payee.brCode,
     schedule: scheduled.schedule,

@@ -3,9 +3,9 @@ import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { saoPauloMidnightMs } from "../../src/saga/schedule.ts";
 import { call, clientHeaders, createTransfer } from "./api.ts";
 
-/** The São Paulo date `days` after today (negative: before). */
-export function saoPauloDayFromToday(days: number): string {
-  const today = saoPauloClock(Date.now()).day;
+/** The São Paulo date `days` after today (negative: before); today by the wall clock unless `nowMs` says (test/support/clock.ts). */
+export function saoPauloDayFromToday(days: number, nowMs = Date.now()): string {
+  const today = saoPauloClock(nowMs).day;
   return saoPauloClock(saoPauloMidnightMs(today) + days * 86_400_000 + 12 * 3_600_000).day;
 }
 
