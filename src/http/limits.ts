@@ -2,14 +2,21 @@
 // force at once, an increase 24 h later (the answer's `pending` says when).
 import { Hono } from "hono";
 import { z } from "zod";
-import { businessNowMs } from "../clock/business-time.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { accountIdPattern } from "../lib/ids.ts";
 import { type AccountLimitsInput, limitsFor, setLimits } from "../limits/store.ts";
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
+import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
-import { accountIdParameter, invalidAccountIdResponse, jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
+import {
+  accountIdParameter,
+  invalidAccountIdResponse,
+  jsonRequestBody,
+  jsonResponse,
+  problemResponse,
+  retryAfterHeader,
+} from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
 import { clientAuthResponses, clientSecurity, opsAuthResponses, opsSecurity } from "./openapi/security.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
@@ -49,13 +56,21 @@ const getLimitsDoc = documented({
     "Your limits (per transfer, daily, at night per transfer and per night window, with the window) and what is left of today's (São Paulo day) and of tonight's, plus increases not yet in force (`pending`). A transfer over a limit is answered `202` and ends `compensated` with `failure_reason: limit_exceeded` and the rule in `failure_code`.",
   tags: ["accounts"],
   security: clientSecurity,
-  responses: { "200": jsonResponse("The limits.", "ClientLimits"), ...clientAuthResponses },
+  responses: {
+    "200": jsonResponse("The limits.", "ClientLimits"),
+    ...clientAuthResponses,
+    "503": problemResponse(
+      "The token's signing keys (JWKS) cannot be fetched, or (sandbox only) business time cannot be read: retry after `Retry-After`.",
+      retryAfterHeader,
+    ),
+  },
 });
 
 limitRoutes.get("/", getLimitsDoc, async (c) => {
   const config = configuredOrThrow(c.env);
   // What is left of today and tonight is counted in business time (src/clock/business-time.ts).
-  const limits = await withRequestDb(c, async (db) => limitsFor(db, c.get("accountId"), await businessNowMs(db, config), config.rules));
+  const nowMs = await requestBusinessNowMs(c, config);
+  const limits = await withRequestDb(c, (db) => limitsFor(db, c.get("accountId"), nowMs, config.rules));
   if (!limits) return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
   // The anti-fraud thresholds are for operators (clientLimitsSchema says why).
   const { velocity_max_per_10_min: _velocity, new_key_review_above_cents: _newKey, ...clientLimits } = limits;

@@ -1,6 +1,5 @@
 // Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
 import { type Context, Hono } from "hono";
-import { businessNowMs } from "../clock/business-time.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { openCursor, sealCursor } from "../lib/cursor-seal.ts";
 import { log } from "../lib/log.ts";
@@ -10,6 +9,7 @@ import { listTransfersForAccount } from "../transfers/reads.ts";
 import { callObject, ObjectFault } from "../web/object-call.ts";
 import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
+import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
@@ -87,7 +87,7 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
   const candidateId = crypto.randomUUID();
   // Business time decides the São Paulo day, the night window and pending increases (one read
   // with the sandbox on, none off); the saga's own deadline stays on the wall clock.
-  const nowMs = await withRequestDb(c, (db) => businessNowMs(db, config));
+  const nowMs = await requestBusinessNowMs(c, config);
   const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, nowMs);
   if (!scheduled.ok) return validationProblem(c, [{ field: "scheduled_for", message: scheduled.message }]);
   const found = await payeeOf(c, body, description, idempotencyKey, scheduled.schedule !== null);

@@ -1,8 +1,11 @@
 // Business time in code (src/clock/business-time.ts): the offset is read only with the sandbox
 // on, in one statement, and never with it off (CONTRACT §1: test seams exist only then).
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, describe, expect, it } from "vitest";
 import { businessNowMs } from "../../src/clock/business-time.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
+import worker from "../../src/worker.ts";
+import { clientHeaders } from "../support/api.ts";
 import { advanceClock } from "../support/clock.ts";
 import { testPool } from "../support/db.ts";
 
@@ -40,5 +43,31 @@ describe("businessNowMs", () => {
     expect(nowMs).toBeGreaterThanOrEqual(before);
     expect(nowMs).toBeLessThanOrEqual(Date.now());
     expect(statements()).toBe(0);
+  });
+});
+
+describe("a route whose business time cannot be read", () => {
+  /** The Worker over a database no one listens on: the clock read is the first statement that fails. */
+  async function withoutDatabase(path: string, init: RequestInit): Promise<Response> {
+    const ctx = createExecutionContext();
+    const unreachable: Env = { ...env, DATABASE_URL: "postgres://pix:pix@127.0.0.1:9/pix_nowhere" };
+    const response = await worker.fetch(new Request(`http://pix.test${path}`, init), unreachable, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it("answers 503 with Retry-After, not 500, and writes nothing", async () => {
+    const accountId = `clock-${crypto.randomUUID().slice(0, 12)}`;
+    const idempotencyKey = crypto.randomUUID();
+    const response = await withoutDatabase("/v1/transfers", {
+      method: "POST",
+      headers: await clientHeaders(accountId, { "idempotency-key": idempotencyKey }),
+      body: JSON.stringify({ amount_cents: 1_000, pix_key: "100.000.001-08", pix_key_type: "cpf" }),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await response.json()).toMatchObject({ type: expect.stringMatching(/unavailable$/) });
+    const { rows } = await pool.query("SELECT 1 FROM transfers WHERE idempotency_key = $1", [idempotencyKey]);
+    expect(rows).toEqual([]);
   });
 });
