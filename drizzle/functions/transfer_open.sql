@@ -6,7 +6,7 @@
 -- (São Paulo) day and minute come from the caller's clock, so tests can drive them.
 -- p_transfer is one record, its fields named (src/transfers/store.ts builds it, TransferOpenRecord):
 -- id, account_id, amount_cents, pix_key, pix_key_type, description, idempotency_key, fingerprint,
--- deadline_ms, local_day, local_minute, rules, br_code, scheduled_for, run_at_ms; every one present,
+-- deadline_ms, local_day, local_minute, rules, br_code, scheduled_for, run_at_ms, test_clock; every one present,
 -- null where it may be, so a field misnamed on either side fails here instead of reading as null.
 -- rules carries the defaults: per_transfer_cents, daily_cents, night_per_transfer_cents,
 -- night_total_cents, velocity_max_per_10_min, new_key_review_above_cents; and now_ms, the
@@ -15,6 +15,9 @@
 -- merchant_city } (a dynamic code's key and amount are what the provider resolved, before this).
 -- scheduled_for (with run_at_ms, its first run's slot) schedules it instead: it is written
 -- `scheduled`, its next check at that slot, with nothing held and no rule checked.
+-- test_clock (the sandbox on, not scheduled): local_day, local_minute and now_ms are the wall
+-- clock's, and business time (docs/clock.md) is the test clock's offset added here, in this
+-- statement, so that opening a transfer costs no round trip more than it does in production.
 CREATE OR REPLACE FUNCTION public.transfer_open(p_transfer jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -37,6 +40,8 @@ DECLARE
   v_br_code jsonb := NULLIF(p_transfer->'br_code', 'null'::jsonb);
   v_scheduled_for date := (p_transfer->>'scheduled_for')::date;
   v_run_at_ms bigint := (p_transfer->>'run_at_ms')::bigint;
+  v_test_clock boolean := (p_transfer->>'test_clock')::boolean;
+  v_business_now timestamptz;
   v_inserted uuid;
   v_existing transfers%ROWTYPE;
   v_state text := CASE WHEN v_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
@@ -45,7 +50,7 @@ DECLARE
 BEGIN
   IF NOT p_transfer ?& ARRAY['id', 'account_id', 'amount_cents', 'pix_key', 'pix_key_type', 'description', 'idempotency_key',
                              'fingerprint', 'deadline_ms', 'local_day', 'local_minute', 'rules', 'br_code', 'scheduled_for',
-                             'run_at_ms'] THEN
+                             'run_at_ms', 'test_clock'] THEN
     RAISE EXCEPTION 'transfer_open: the record lacks a field: %', p_transfer;
   END IF;
   -- The key first, under a lock of its own: one opener per (account, key) at a time, so a
@@ -90,6 +95,13 @@ BEGIN
   INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (v_id, NULL, v_state, 'saga');
   -- A scheduled transfer holds nothing and checks no rule until its day (transfer_run_scheduled).
   IF v_state = 'started' THEN
+    IF v_test_clock THEN
+      v_business_now := ms_to_timestamptz((v_rules->>'now_ms')::bigint) + test_clock_offset();
+      v_local_day := (v_business_now AT TIME ZONE 'America/Sao_Paulo')::date;
+      v_local_minute := extract(hour FROM v_business_now AT TIME ZONE 'America/Sao_Paulo')::integer * 60
+                        + extract(minute FROM v_business_now AT TIME ZONE 'America/Sao_Paulo')::integer;
+      v_rules := v_rules || jsonb_build_object('now_ms', epoch_ms(v_business_now));
+    END IF;
     PERFORM transfer_reserve(v_id, v_local_day, v_local_minute, v_rules, NULL);
   END IF;
 

@@ -85,9 +85,12 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
   // A fresh id names the saga object (and spreads a scheduled run's slot); a replay finds the
   // first transfer instead. A bad date is refused before a dynamic code costs a provider call.
   const candidateId = crypto.randomUUID();
-  // Business time decides the São Paulo day, the night window and pending increases (one read
-  // with the sandbox on, none off); the saga's own deadline stays on the wall clock.
-  const nowMs = await requestBusinessNowMs(c, config);
+  // Business time decides the São Paulo day, the night window and pending increases; the saga's
+  // own deadline stays on the wall clock. A schedule's day is judged here, so scheduling reads
+  // it (sandbox only); otherwise the wall clock goes, and with the sandbox on transfer_open adds
+  // the test clock's offset in its own statement: no round trip more (docs/clock.md).
+  const scheduling = body.scheduled_for !== undefined && body.scheduled_for !== null;
+  const nowMs = scheduling ? await requestBusinessNowMs(c, config) : Date.now();
   const scheduled = readSchedule(body.scheduled_for ?? null, candidateId, nowMs);
   if (!scheduled.ok) return validationProblem(c, [{ field: "scheduled_for", message: scheduled.message }]);
   const found = await payeeOf(c, body, description, idempotencyKey, scheduled.schedule !== null);
@@ -118,6 +121,7 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
     rules: config.rules,
     brCode: payee.brCode,
     schedule: scheduled.schedule,
+    testClock: config.sandboxEnabled && !scheduling,
   };
   const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {

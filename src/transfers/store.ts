@@ -29,6 +29,11 @@ export interface OpenTransferInput {
   brCode?: OpenBrCode | null;
   /** A later São Paulo day to run on, with its first run's slot; absent or null: at once. */
   schedule?: { scheduledFor: string; runAtMs: number } | null;
+  /**
+   * The sandbox on: the clock fields above are the wall clock's, and transfer_open adds the test
+   * clock's offset in its own statement (docs/clock.md). Absent or false: they are business time.
+   */
+  testClock?: boolean;
 }
 
 export interface OpenBrCode {
@@ -90,6 +95,7 @@ interface TransferOpenRecord {
   br_code: { text: string; kind: OpenBrCode["kind"]; merchant_name: string | null; merchant_city: string | null } | null;
   scheduled_for: string | null;
   run_at_ms: number | null;
+  test_clock: boolean;
 }
 
 function transferOpenRecord(input: OpenTransferInput): TransferOpenRecord {
@@ -113,6 +119,7 @@ function transferOpenRecord(input: OpenTransferInput): TransferOpenRecord {
         : { text: brCode.text, kind: brCode.kind, merchant_name: brCode.merchantName, merchant_city: brCode.merchantCity },
     scheduled_for: input.schedule?.scheduledFor ?? null,
     run_at_ms: input.schedule?.runAtMs ?? null,
+    test_clock: input.testClock ?? false,
   };
 }
 

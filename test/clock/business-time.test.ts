@@ -8,6 +8,7 @@ import worker from "../../src/worker.ts";
 import { clientHeaders } from "../support/api.ts";
 import { advanceClock } from "../support/clock.ts";
 import { testPool } from "../support/db.ts";
+import { saoPauloDayFromToday, scheduledBody } from "../support/schedule.ts";
 
 const pool = testPool(1);
 afterAll(() => pool.end());
@@ -56,13 +57,14 @@ describe("a route whose business time cannot be read", () => {
     return response;
   }
 
-  it("answers 503 with Retry-After, not 500, and writes nothing", async () => {
+  it("answers a schedule 503 with Retry-After, not 500, and writes nothing", async () => {
     const accountId = `clock-${crypto.randomUUID().slice(0, 12)}`;
     const idempotencyKey = crypto.randomUUID();
     const response = await withoutDatabase("/v1/transfers", {
       method: "POST",
       headers: await clientHeaders(accountId, { "idempotency-key": idempotencyKey }),
-      body: JSON.stringify({ amount_cents: 1_000, pix_key: "100.000.001-08", pix_key_type: "cpf" }),
+      // Scheduling judges the day at the edge, so it reads business time before anything else.
+      body: JSON.stringify(scheduledBody(saoPauloDayFromToday(2))),
     });
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("1");
