@@ -13,12 +13,14 @@ import { logTransfer } from "./lib/log.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, nextWakeAtMs, type RunCause, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
-import { EventStreams } from "./saga-runtime/event-stream.ts";
+import { EventStreams, streamLifetimeMsMax, streamSlotLeaseMs } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
 import { sagaPorts } from "./saga-runtime/ports.ts";
 import { watchReturns } from "./saga-runtime/returns.ts";
 import type { CancelResult, EnsureArmedResult, PokeSource, ResolveResult, StartResult, Unavailable } from "./saga-runtime/rpc-results.ts";
+import { readStreamRequest, streamAnswer } from "./saga-runtime/stream-request.ts";
+import { accountStreamSlots } from "./saga-runtime/stream-slot.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { cancelScheduledTransfer } from "./transfers/scheduled.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
@@ -48,17 +50,22 @@ export class TransferSaga extends DurableObject<Env> {
 
   /**
    * The live stream, reached only through the client route (which checked the caller owns the
-   * transfer). `last-event-id` is the sequence the client saw last. 404: no events to stream;
-   * 400: a `last-event-id` above the latest sequence.
+   * transfer; stream-request.ts). 404: no events to stream; 400: a `last-event-id` above the
+   * latest sequence; 429: a cap (the `stream-cap` header says which) with Retry-After.
    */
   override async fetch(request: Request): Promise<Response> {
-    const raw = request.headers.get("last-event-id");
-    const lastEventId = raw !== null && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
+    const opening = readStreamRequest(request);
+    if (opening === null) {
+      this.log("stream_request_malformed", {});
+      return new Response(null, { status: 500 });
+    }
     try {
-      const stream = await this.streams.open(lastEventId);
-      if (stream === "no_events") return new Response(null, { status: 404 });
-      if (stream === "ahead") return new Response(null, { status: 400 });
-      return new Response(stream, { headers: { "content-type": "text/event-stream", "cache-control": "no-store" } });
+      const slots = accountStreamSlots(this.env.STREAM_SLOTS, opening.accountId, {
+        limit: opening.accountStreamsMax,
+        leaseMs: streamSlotLeaseMs,
+        lifetimeMs: streamLifetimeMsMax,
+      });
+      return streamAnswer(await this.streams.open(opening.lastEventId, slots));
     } catch (error) {
       this.log("stream_fault", { message: error instanceof Error ? error.message : String(error) });
       return new Response(null, { status: 503 });

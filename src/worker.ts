@@ -7,6 +7,7 @@ import { sweep } from "./sweeper.ts";
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
 export { SendGate } from "./provider/send-gate/gate-object.ts";
 export { TransferSaga } from "./saga-object.ts";
+export { StreamSlots } from "./saga-runtime/stream-slots-object.ts";
 
 export default {
   fetch: app.fetch,

@@ -34,6 +34,8 @@ export interface Config {
   sendConcurrency: number;
   /** OPS_CREDIT_APPROVAL_ABOVE_CENTS (CONTRACT §5): a credit above this waits for a second operator. */
   creditApprovalAboveCents: number;
+  /** MAX_STREAMS_PER_ACCOUNT: open GET /v1/transfers/:id/events streams per account. */
+  streamsPerAccountMax: number;
 }
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
@@ -49,6 +51,7 @@ export function parseConfig(env: Env): ConfigResult {
   const events = problems.check(() => readEventsConfig(env));
   const sendConcurrency = problems.check(() => tunable(env, "PROVIDER_SEND_CONCURRENCY"));
   const creditApprovalAboveCents = problems.check(() => tunable(env, "OPS_CREDIT_APPROVAL_ABOVE_CENTS"));
+  const streamsPerAccountMax = problems.check(() => tunable(env, "MAX_STREAMS_PER_ACCOUNT"));
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   checkDeployment(env, sandboxEnabled, problems);
   const provider = readProvider(env, sandboxEnabled, problems);
@@ -71,7 +74,8 @@ export function parseConfig(env: Env): ConfigResult {
     rules === null ||
     events === null ||
     sendConcurrency === null ||
-    creditApprovalAboveCents === null
+    creditApprovalAboveCents === null ||
+    streamsPerAccountMax === null
   ) {
     return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
   }
@@ -87,6 +91,7 @@ export function parseConfig(env: Env): ConfigResult {
     events,
     sendConcurrency,
     creditApprovalAboveCents,
+    streamsPerAccountMax,
   };
   return { ok: true, config: deepFreeze(config) };
 }

@@ -17,6 +17,7 @@ interface Tunables {
   NIGHT_TOTAL_LIMIT_CENTS?: string;
   VELOCITY_MAX_PER_10_MIN?: string;
   NEW_KEY_REVIEW_ABOVE_CENTS?: string;
+  MAX_STREAMS_PER_ACCOUNT?: string;
 }
 
 interface Env extends Tunables {}

@@ -32,6 +32,8 @@ export const tunables = {
   NIGHT_TOTAL_LIMIT_CENTS: { fallback: 100_000, min: 0, max: centsMax },
   VELOCITY_MAX_PER_10_MIN: { fallback: 30, min: 1, max: 100_000 },
   NEW_KEY_REVIEW_ABOVE_CENTS: { fallback: 500_000, min: 0, max: centsMax },
+  /** Each open stream holds a slot of its account's object, renewed while it lives (docs/events.md). */
+  MAX_STREAMS_PER_ACCOUNT: { fallback: 10, min: 1, max: 1_000 },
 } as const satisfies Record<string, Tunable>;
 
 export type TunableName = keyof typeof tunables;

@@ -4,14 +4,23 @@
 // resume (Last-Event-ID = the sequence last seen) gets every event after it, so nothing is
 // missed. A stream ends after a terminal state, or at its lifetime bound (the client
 // reconnects with Last-Event-ID). Server-sent events: `id` is the event's sequence.
+// Two caps: streamsPerTransferMax here, and the account's (stream-slots-object.ts), a slot
+// leased for each stream, renewed with its keep-alive and given back when it ends.
 import type { Queryable } from "../db/queryable.ts";
 import { eventsAfter, latestEvent, type StreamedEvent } from "../events/stream-reads.ts";
 import { logTransfer } from "../lib/log.ts";
+import type { AccountStreamSlots } from "./stream-slot.ts";
 
 /** A stream's longest life: bounds what one idle client holds open; EventSource reconnects. */
 export const streamLifetimeMsMax = 5 * 60 * 1000;
-/** A comment line this often keeps proxies from closing a quiet stream. */
+/** A comment line this often keeps proxies from closing a quiet stream; it renews the stream's slot too. */
 export const streamKeepaliveMs = 25_000;
+/**
+ * An account's slot outlives its stream's last renewal by this: three keep-alives, so two
+ * renewals may fail in a row before a live stream loses its slot, and a holder that died frees
+ * its slots this long after it stopped renewing.
+ */
+export const streamSlotLeaseMs = 3 * streamKeepaliveMs;
 /** Open streams per transfer: a client reconnecting in a loop cannot pile them up. */
 export const streamsPerTransferMax = 20;
 /** A push that failed on the database is tried once more this much later. */
@@ -20,14 +29,32 @@ export const notifyRetryMs = 250;
 const reconnectHintMs = 1_000;
 const terminalStates: ReadonlySet<unknown> = new Set(["completed", "compensated", "canceled"]);
 
+/** Which cap refused a stream. */
+export type StreamCap = "account" | "transfer";
+
+export type StreamOpened =
+  | { outcome: "opened"; stream: ReadableStream<Uint8Array> }
+  /** No such transfer. */
+  | { outcome: "no_events" }
+  /** The Last-Event-ID is above the transfer's latest sequence, an id this stream never sent. */
+  | { outcome: "ahead" }
+  /** `retryAfterMs`: by then the oldest stream under that cap has reached its lifetime bound. */
+  | { outcome: "full"; cap: StreamCap; retryAfterMs: number };
+
 interface Subscriber {
   writer: WritableStreamDefaultWriter<Uint8Array>;
   lastSequence: number;
+  openedAtMs: number;
+  slots: AccountStreamSlots;
+  leaseId: string;
+  /** When the last renewal that succeeded was asked for: the lease lasts at least until this + streamSlotLeaseMs. */
+  renewedAtMs: number;
   lifetime: ReturnType<typeof setTimeout> | null;
   keepalive: ReturnType<typeof setInterval> | null;
 }
 
 const encoder = new TextEncoder();
+const keepaliveBytes = encoder.encode(": keepalive\n\n");
 
 function message(event: StreamedEvent): Uint8Array {
   return encoder.encode(`id: ${event.sequence}\nevent: transfer.updated\ndata: ${JSON.stringify(event.data)}\n\n`);
@@ -35,6 +62,8 @@ function message(event: StreamedEvent): Uint8Array {
 
 export class EventStreams {
   private readonly subscribers = new Set<Subscriber>();
+  /** Opens past the cap check and not yet subscribed: they count against the cap already. */
+  private opening = 0;
   private readonly transferId: string;
   private readonly withDb: <T>(work: (db: Queryable) => Promise<T>) => Promise<T>;
 
@@ -44,33 +73,56 @@ export class EventStreams {
   }
 
   /**
-   * Opens a stream. `no_events`: no such transfer, or too many streams open. `ahead`: the
-   * Last-Event-ID is above the transfer's latest sequence, an id this stream never sent; served,
-   * it would hide every change up to that number.
+   * Opens a stream. The transfer's slot is counted before the first await (`opening`), so
+   * concurrent opens cannot all pass the check; then the account's slot is taken, then the
+   * transfer is read. Whatever ends the attempt early gives both back.
    */
-  async open(lastEventId: number | null): Promise<ReadableStream<Uint8Array> | "no_events" | "ahead"> {
-    if (this.subscribers.size >= streamsPerTransferMax) return "no_events";
-    const read = await this.withDb(async (db) => {
-      const latest = await latestEvent(db, this.transferId);
-      if (latest === null) return "no_events" as const;
-      if (lastEventId !== null && lastEventId > latest.sequence) return "ahead" as const;
-      return { latest, events: lastEventId === null ? [latest] : await eventsAfter(db, this.transferId, lastEventId) };
-    });
-    if (typeof read === "string") return read;
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
-    const subscriber: Subscriber = { writer: writable.getWriter(), lastSequence: lastEventId ?? 0, lifetime: null, keepalive: null };
-    this.subscribers.add(subscriber);
-    this.write(subscriber, encoder.encode(`retry: ${reconnectHintMs}\n\n`));
-    this.send(subscriber, read.events);
-    // A resume after the terminal event has nothing left to wait for.
-    if (terminalStates.has(read.latest.data.state) && subscriber.lastSequence >= read.latest.sequence) this.close(subscriber);
-    if (this.subscribers.has(subscriber)) {
-      subscriber.lifetime = setTimeout(() => this.close(subscriber), streamLifetimeMsMax);
-      subscriber.keepalive = setInterval(() => this.write(subscriber, encoder.encode(": keepalive\n\n")), streamKeepaliveMs);
+  async open(lastEventId: number | null, slots: AccountStreamSlots): Promise<StreamOpened> {
+    const startedAtMs = Date.now();
+    if (this.subscribers.size + this.opening >= streamsPerTransferMax)
+      return { outcome: "full", cap: "transfer", retryAfterMs: this.transferRetryAfterMs(startedAtMs) };
+    this.opening += 1;
+    let unusedLeaseId: string | null = null;
+    try {
+      const slot = await slots.acquire();
+      if (slot.outcome === "full") return { outcome: "full", cap: "account", retryAfterMs: slot.retryAfterMs };
+      unusedLeaseId = slot.leaseId;
+      const read = await this.withDb(async (db) => {
+        const latest = await latestEvent(db, this.transferId);
+        if (latest === null) return "no_events" as const;
+        if (lastEventId !== null && lastEventId > latest.sequence) return "ahead" as const;
+        return { latest, events: lastEventId === null ? [latest] : await eventsAfter(db, this.transferId, lastEventId) };
+      });
+      if (typeof read === "string") return { outcome: read };
+      const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+      const subscriber: Subscriber = {
+        writer: writable.getWriter(),
+        lastSequence: lastEventId ?? 0,
+        openedAtMs: Date.now(),
+        slots,
+        leaseId: slot.leaseId,
+        renewedAtMs: startedAtMs,
+        lifetime: null,
+        keepalive: null,
+      };
+      // From here the subscriber holds the lease: close() gives it back.
+      unusedLeaseId = null;
+      this.subscribers.add(subscriber);
+      this.write(subscriber, encoder.encode(`retry: ${reconnectHintMs}\n\n`));
+      this.send(subscriber, read.events);
+      // A resume after the terminal event has nothing left to wait for.
+      if (terminalStates.has(read.latest.data.state) && subscriber.lastSequence >= read.latest.sequence) this.close(subscriber);
+      if (this.subscribers.has(subscriber)) {
+        subscriber.lifetime = setTimeout(() => this.close(subscriber), streamLifetimeMsMax);
+        subscriber.keepalive = setInterval(() => this.keepAlive(subscriber), streamKeepaliveMs);
+      }
+      // A client that goes away: the write side errors, and the subscriber is dropped.
+      subscriber.writer.closed.catch(() => this.close(subscriber));
+      return { outcome: "opened", stream: readable };
+    } finally {
+      this.opening -= 1;
+      if (unusedLeaseId !== null) giveBack(slots, unusedLeaseId);
     }
-    // A client that goes away: the write side errors, and the subscriber is dropped.
-    subscriber.writer.closed.catch(() => this.close(subscriber));
-    return readable;
   }
 
   /** The transfer changed: push what each open stream has not seen yet. Costs nothing without streams. */
@@ -114,10 +166,46 @@ export class EventStreams {
     subscriber.writer.write(bytes).catch(() => this.close(subscriber));
   }
 
+  /** Keeps the connection and the account's slot alive; a stream whose slot is gone ends. */
+  private keepAlive(subscriber: Subscriber): void {
+    this.write(subscriber, keepaliveBytes);
+    const askedAtMs = Date.now();
+    subscriber.slots.renew(subscriber.leaseId).then(
+      (held) => {
+        if (held) subscriber.renewedAtMs = askedAtMs;
+        else this.closeWithoutSlot(subscriber, "stream_slot_lost");
+      },
+      () => {
+        // The slots' object did not answer: the lease may lapse before the next try, and a stream
+        // past its lease would be one the account's count no longer sees.
+        if (Date.now() + streamKeepaliveMs >= subscriber.renewedAtMs + streamSlotLeaseMs)
+          this.closeWithoutSlot(subscriber, "stream_slot_unrenewed");
+      },
+    );
+  }
+
+  private closeWithoutSlot(subscriber: Subscriber, event: string): void {
+    if (!this.subscribers.has(subscriber)) return;
+    logTransfer(this.transferId, event, { lease_id: subscriber.leaseId }, "warn");
+    this.close(subscriber);
+  }
+
+  /** Until the oldest open stream reaches its lifetime bound; a stream still opening counts as new. */
+  private transferRetryAfterMs(nowMs: number): number {
+    const oldestOpenedAtMs = Math.min(nowMs, ...[...this.subscribers].map((s) => s.openedAtMs));
+    return Math.max(0, oldestOpenedAtMs + streamLifetimeMsMax - nowMs);
+  }
+
   private close(subscriber: Subscriber): void {
     if (!this.subscribers.delete(subscriber)) return;
     if (subscriber.lifetime !== null) clearTimeout(subscriber.lifetime);
     if (subscriber.keepalive !== null) clearInterval(subscriber.keepalive);
     subscriber.writer.close().catch(() => undefined);
+    giveBack(subscriber.slots, subscriber.leaseId);
   }
+}
+
+/** A release that fails leaves the lease to lapse: later, never stuck. */
+function giveBack(slots: AccountStreamSlots, leaseId: string): void {
+  slots.release(leaseId).catch(() => undefined);
 }

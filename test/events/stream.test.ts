@@ -3,7 +3,8 @@
 // without a gap, and nothing for another account's transfer.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { EventStreams } from "../../src/saga-runtime/event-stream.ts";
+import { EventStreams, streamLifetimeMsMax, streamSlotLeaseMs } from "../../src/saga-runtime/event-stream.ts";
+import { accountStreamSlots } from "../../src/saga-runtime/stream-slot.ts";
 import { call, clientHeaders, fundedAccount } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { heldTransfer } from "../support/saga.ts";
@@ -106,16 +107,21 @@ describe("the live stream of a transfer", () => {
   });
 
   it("tries a push lost to a database fault once more, so the change still arrives within a second", async () => {
-    const { id } = await heldTransfer(pool);
+    const { accountId, id } = await heldTransfer(pool);
     let failNext = false;
     const streams = new EventStreams(id, async (work) => {
       if (!failNext) return work(pool);
       failNext = false;
       throw new Error("Connection terminated unexpectedly");
     });
-    const opened = await streams.open(null);
-    if (typeof opened === "string") throw new Error(`stream not opened: ${opened}`);
-    const stream = new SseReader(opened);
+    const slots = accountStreamSlots(env.STREAM_SLOTS, accountId, {
+      limit: 10,
+      leaseMs: streamSlotLeaseMs,
+      lifetimeMs: streamLifetimeMsMax,
+    });
+    const opened = await streams.open(null, slots);
+    if (opened.outcome !== "opened") throw new Error(`stream not opened: ${opened.outcome}`);
+    const stream = new SseReader(opened.stream);
     expect((await stream.next())?.state).toBe("funds_reserved");
     // The change commits through the transfer's own object; this stream's push then hits a fault.
     expect((await env.TRANSFER_SAGA.getByName(id).poke("sweeper")).state).toBe("submitted");
