@@ -1,6 +1,9 @@
 // The stuck-saga sweeper: in-flight sagas whose next check is more than a minute overdue get
 // poked, in bounded batches. It catches what alarms let fall through (an object whose alarm
-// was lost, a saga created while its object was unreachable).
+// was lost, a saga created while its object was unreachable). Running every minute whatever the
+// traffic, it also observes the provider's health (the degraded-PSP alert).
+import { noticeProviderHealth } from "./alerts/provider-degraded.ts";
+import type { AlertRuntime } from "./alerts/schedule.ts";
 import { configOf } from "./config/isolate.ts";
 import { httpDb } from "./db/http.ts";
 import { dbSettings } from "./db/settings.ts";
@@ -13,7 +16,8 @@ export const sweepBatchMax = 100;
 /** Pokes in flight at once: each holds a provider call, so keep the burst modest. */
 export const sweepConcurrencyMax = 10;
 
-export async function sweep(env: Env): Promise<{ poked: number }> {
+/** `runtime`: where an alert's delivery runs beside the sweep (the cron's or the request's waitUntil). */
+export async function sweep(env: Env, runtime: AlertRuntime): Promise<{ poked: number }> {
   // Fails closed like the routes: a misconfigured Worker reads nothing and pokes nothing.
   const config = configOf(env);
   if (!config.ok) {
@@ -29,6 +33,7 @@ export async function sweep(env: Env): Promise<{ poked: number }> {
   const poked = await inBatches(ids, (id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper"));
   const eventsPoked = await inBatches(eventIds, (id) => env.TRANSFER_SAGA.getByName(id).deliverEvents());
   logEvent("sweep", { overdue: ids.length, poked, events_overdue: eventIds.length, events_poked: eventsPoked });
+  await noticeProviderHealth(env, runtime, db);
   return { poked: poked + eventsPoked };
 }
 

@@ -4,6 +4,7 @@ import { app } from "./app.ts";
 import { providerReconciliationCron, reconcilePreviousDay } from "./reconciliation/daily.ts";
 import { sweep } from "./sweeper.ts";
 
+export { ProviderHealth } from "./alerts/provider-health-object.ts";
 export { SandboxProvider } from "./provider/sandbox/sandbox-object.ts";
 export { SendGate } from "./provider/send-gate/gate-object.ts";
 export { TransferSaga } from "./saga-object.ts";
@@ -14,6 +15,6 @@ export default {
   async scheduled(controller, env, ctx) {
     // wrangler.toml's two crons: the daily provider reconciliation, and the sweeper every minute.
     if (controller.cron === providerReconciliationCron) ctx.waitUntil(reconcilePreviousDay(env, ctx, controller.scheduledTime));
-    else ctx.waitUntil(sweep(env));
+    else ctx.waitUntil(sweep(env, ctx));
   },
 } satisfies ExportedHandler<Env>;

@@ -32,8 +32,14 @@ export const opsOverviewSchema = z.strictObject({
       unknown: count.describe("Calls that said nothing definitive: timeout, 5xx, unreadable"),
       latency_ms: z.strictObject({ p50: percentileMs, p95: percentileMs }),
       by_minute: z.array(z.strictObject({ at: timestamp, calls: count, unknown: count })).describe("One entry per minute, oldest first"),
+      degraded: z
+        .boolean()
+        .describe(
+          "Now, whatever the window: over the last 5 minutes at least 10 calls and more than half unknown, as of the sweeper's last look (each minute); the degraded-PSP alert's state",
+        ),
+      degraded_since: timestamp.nullable().describe("When the current degraded spell was first seen; null when not degraded"),
     })
-    .describe("The provider calls (sends and status checks) recorded in the window"),
+    .describe("The provider calls (sends and status checks) recorded in the window, and the provider's health now"),
   review: z
     .strictObject({
       needs_review: count,

@@ -107,13 +107,13 @@ describe("a misconfigured Worker", () => {
     );
     expect(started).toEqual({ outcome: "unavailable" });
     expect(await ledgerFootprint(pool, id)).toEqual({ holdStatus: null, settleTransactions: 0, entries: 0, history: [] });
-    expect(await sweep(reuse.env)).toEqual({ poked: 0 });
+    expect(await sweep(reuse.env, { waitUntil: () => undefined })).toEqual({ poked: 0 });
   });
 
   it("keeps the sweeper from reading or poking anything", async () => {
     const [bad] = misconfigurations;
     if (bad === undefined) throw new Error("no misconfiguration to try");
-    expect(await sweep(bad.env)).toEqual({ poked: 0 });
+    expect(await sweep(bad.env, { waitUntil: () => undefined })).toEqual({ poked: 0 });
   });
 });
 

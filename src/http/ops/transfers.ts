@@ -151,10 +151,13 @@ export const opsSweepRoutes = new Hono<AppEnv>();
 const opsSweepDoc = documented({
   operationId: "opsSweep",
   summary: "Run the stuck-saga sweeper now",
-  description: "Pokes every saga whose next check is overdue; it also runs on a cron every minute.",
+  description:
+    "Pokes every saga whose next check is overdue, and observes the provider's health (the degraded-PSP alert, `provider.degraded` in `GET /ops/overview`); it also runs on a cron every minute.",
   tags: ["operators"],
   security: opsSecurity,
   responses: { "200": jsonResponse("How many sagas were poked.", "Sweep"), ...opsAuthResponses },
 });
 
-opsSweepRoutes.post("/", opsSweepDoc, async (c) => c.json(await sweep(c.env)));
+opsSweepRoutes.post("/", opsSweepDoc, async (c) =>
+  c.json(await sweep(c.env, { waitUntil: (promise) => c.executionCtx.waitUntil(promise) })),
+);
