@@ -1,9 +1,18 @@
 // GET /ops/overview's answer (CONTRACT §5): the window's figures and the queues as of now.
 import { z } from "zod";
+import type { FailureReason } from "../saga/states.ts";
 import { cents, timestamp } from "./schemas.ts";
 
 const count = z.number().int().nonnegative();
 const percentileMs = z.number().int().nonnegative().nullable().describe("Milliseconds; null when nothing was measured");
+
+/** `satisfies`: a failure reason added to the saga fails to compile here until the overview counts it. */
+const byFailureReason = {
+  insufficient_funds: count,
+  limit_exceeded: count,
+  provider_rejected: count,
+  not_sent: count,
+} satisfies Record<FailureReason, typeof count>;
 
 /** GET /ops/overview (CONTRACT §5): the window's figures, and the queues as of now. */
 export const opsOverviewSchema = z.strictObject({
@@ -14,6 +23,9 @@ export const opsOverviewSchema = z.strictObject({
       created: count,
       completed: count,
       compensated: count,
+      compensated_by_reason: z
+        .strictObject(byFailureReason)
+        .describe("The compensated ones by their failure_reason, every reason present; sums to `compensated`"),
       needs_review: count,
       canceled: count,
       in_flight: count.describe("Still advanced by the saga: scheduled, started, funds_reserved, submitted, compensating"),

@@ -3,7 +3,7 @@
 // It only reads; the cost of a day's window is in docs/performance.md ("The overview").
 import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
-import { transferStates } from "../saga/states.ts";
+import { failureReasons, transferStates } from "../saga/states.ts";
 
 /** The window's bounds: from a minute's start (`minutes` whole minutes, the current one last) to now. */
 const windowBounds = `SELECT date_bin('1 minute', now(), timestamptz 'epoch') - ($1::int - 1) * interval '1 minute' AS from_at,
@@ -22,7 +22,7 @@ minutes AS (
 windowed AS (
   -- state = ANY(every state) lets transfers_by_state (state, created_at) serve the window: one
   -- index range per state instead of a scan of every transfer ever made.
-  SELECT t.id, t.state, t.created_at, date_bin('1 minute', t.created_at, timestamptz 'epoch') AS minute
+  SELECT t.id, t.state, t.failure_reason, t.created_at, date_bin('1 minute', t.created_at, timestamptz 'epoch') AS minute
     FROM transfers t, bounds b
    WHERE t.state = ANY($2::text[]) AND t.created_at >= b.from_at AND t.created_at <= b.to_at
 ),
@@ -49,6 +49,11 @@ calls AS (
 call_minutes AS (
   SELECT c.minute, count(*) AS calls, count(*) FILTER (WHERE c.unknown) AS unknown FROM calls c GROUP BY c.minute
 ),
+-- Every reason present, zero when none: a figure the console shows (and links) whatever happened.
+compensated_by_reason AS (
+  SELECT jsonb_build_object(${failureReasons.map((reason) => `'${reason}', count(*) FILTER (WHERE w.failure_reason = '${reason}')`).join(", ")}) AS counts
+    FROM windowed w WHERE w.state = 'compensated'
+),
 review AS (
   SELECT t.amount_cents,
          (SELECT h.at FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'needs_review' ORDER BY h.id DESC LIMIT 1) AS since
@@ -62,6 +67,7 @@ SELECT jsonb_build_object(
       'created', coalesce(sum(tm.created), 0),
       'completed', coalesce(sum(tm.completed), 0),
       'compensated', coalesce(sum(tm.compensated), 0),
+      'compensated_by_reason', (SELECT cr.counts FROM compensated_by_reason cr),
       'needs_review', coalesce(sum(tm.needs_review), 0),
       'canceled', coalesce(sum(tm.canceled), 0),
       'in_flight', coalesce(sum(tm.created - tm.completed - tm.compensated - tm.needs_review - tm.canceled), 0),
@@ -92,7 +98,8 @@ SELECT jsonb_build_object(
 ) AS overview`;
 
 /**
- * The transfers created in the last `minutes` by their current state, their completion times,
+ * The transfers created in the last `minutes` by their current state (the compensated ones also
+ * by their failure_reason), their completion times,
  * the provider calls made in the window (an `unknown:` outcome is a call that said nothing:
  * timeout, 5xx, unreadable), and the review queue as of now. `minutes` is already bounded.
  */

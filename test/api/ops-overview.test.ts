@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { opsOverviewSchema } from "../../src/contract/overview-schema.ts";
 import { transferSchema, transferStorySchema } from "../../src/contract/schemas.ts";
+import { type FailureReason, failureReasons } from "../../src/saga/states.ts";
 import { transfersOverview } from "../../src/transfers/overview-reads.ts";
 import { personCall } from "../support/access.ts";
 import { call, createTransfer, fundedAccount, opsCall, waitForFinalState } from "../support/api.ts";
@@ -39,6 +40,7 @@ function expectConsistent(o: Overview, minutes: number): void {
   }
   const t = o.transfers;
   expect(t.completed + t.compensated + t.needs_review + t.canceled + t.in_flight).toBe(t.created);
+  expect(sum(Object.values(t.compensated_by_reason))).toBe(t.compensated);
   for (const field of ["created", "completed", "compensated", "needs_review"] as const) {
     expect(sum(t.by_minute.map((m) => m[field]))).toBe(t[field]);
   }
@@ -97,6 +99,8 @@ describe("GET /ops/overview", () => {
     expect(after.transfers.created - before.transfers.created).toBeGreaterThanOrEqual(4);
     expect(after.transfers.completed - before.transfers.completed).toBeGreaterThanOrEqual(2);
     expect(after.transfers.compensated - before.transfers.compensated).toBeGreaterThanOrEqual(1);
+    const rejections = (o: Overview): number => o.transfers.compensated_by_reason.provider_rejected;
+    expect(rejections(after) - rejections(before)).toBeGreaterThanOrEqual(1);
     expect(after.provider.calls - before.provider.calls).toBeGreaterThanOrEqual(callsMade);
     expect(after.completion_ms.p50).not.toBeNull();
     expect(after.review.needs_review).toBeGreaterThanOrEqual(1);
@@ -141,8 +145,14 @@ async function expectedFigures(session: PoolClient, minutes: number) {
   const nowUs = Number(now.rows[0]?.now_us);
   const fromUs = (Math.floor(nowUs / 1000 / minuteMs) - (minutes - 1)) * minuteMs * 1000;
   const fromAt = `to_timestamp(${fromUs} / 1000000.0)`;
-  const transfers = await session.query<{ id: string; state: string; created_us: string; completed_us: string | null }>(
-    `SELECT t.id, t.state, ${micros.replace("$1", "t.created_at")} AS created_us,
+  const transfers = await session.query<{
+    id: string;
+    state: string;
+    failure_reason: FailureReason | null;
+    created_us: string;
+    completed_us: string | null;
+  }>(
+    `SELECT t.id, t.state, t.failure_reason, ${micros.replace("$1", "t.created_at")} AS created_us,
             (SELECT ${micros.replace("$1", "h.at")} FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'completed'
               ORDER BY h.id DESC LIMIT 1) AS completed_us
        FROM transfers t WHERE t.created_at >= ${fromAt} AND t.created_at <= now()`,
@@ -166,6 +176,7 @@ async function expectedFigures(session: PoolClient, minutes: number) {
     needs_review: 0,
   }));
   const totals = { created: 0, completed: 0, compensated: 0, needs_review: 0, canceled: 0, in_flight: 0 };
+  const compensatedByReason = Object.fromEntries(failureReasons.map((reason) => [reason, 0])) as Record<FailureReason, number>;
   const completionMs: number[] = [];
   for (const row of transfers.rows) {
     const entry = byMinute[minuteOf(Number(row.created_us))];
@@ -175,6 +186,7 @@ async function expectedFigures(session: PoolClient, minutes: number) {
     if (row.state === "completed" || row.state === "compensated" || row.state === "needs_review") {
       entry[row.state] += 1;
       totals[row.state] += 1;
+      if (row.state === "compensated" && row.failure_reason !== null) compensatedByReason[row.failure_reason] += 1;
     } else if (row.state === "canceled") totals.canceled += 1;
     else totals.in_flight += 1;
     if (row.state === "completed" && row.completed_us !== null) {
@@ -202,7 +214,7 @@ async function expectedFigures(session: PoolClient, minutes: number) {
     states: new Map(transfers.rows.map((row) => [row.id, row.state])),
     figures: {
       from: new Date(fromUs / 1000).toISOString(),
-      transfers: { ...totals, by_minute: byMinute },
+      transfers: { ...totals, compensated_by_reason: compensatedByReason, by_minute: byMinute },
       completion_ms: {
         p50: percentileDisc(completionMs, 0.5),
         p95: percentileDisc(completionMs, 0.95),
