@@ -10,6 +10,7 @@ import { page } from "./render.tsx";
 import { accountPages } from "./routes/accounts.tsx";
 import { auditPages } from "./routes/audit.tsx";
 import { loginRoutes } from "./routes/login.tsx";
+import { overviewPages } from "./routes/overview.tsx";
 import { providerReconciliationPages } from "./routes/provider-reconciliation.tsx";
 import { transferPages } from "./routes/transfers.tsx";
 import { consoleCss } from "./styles.ts";
@@ -26,6 +27,7 @@ consoleRoutes.route("/", loginRoutes);
 
 const signedIn = new Hono<ConsoleEnv>();
 signedIn.use(requireSession());
+signedIn.route("/", overviewPages);
 signedIn.route("/", transferPages);
 signedIn.route("/", accountPages);
 signedIn.route("/", auditPages);

@@ -42,3 +42,8 @@ export function formatDuration(durationMs: number): string {
 export function formatCount(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
+
+/** A window of whole minutes as the home's selector names it: "15 min", "1 h", "24 h", "90 min". */
+export function formatWindow(minutes: number): string {
+  return minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
+}

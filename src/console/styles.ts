@@ -30,6 +30,34 @@ p.lead { color: var(--muted); margin-top: -.5rem; }
 .figure { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .75rem 1rem; }
 .figure .label { display: block; color: var(--muted); font-size: .9rem; }
 .figure .value { display: block; font-size: 1.35rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+.figure .detail { display: block; color: var(--muted); font-size: .85rem; }
+a.figure { display: block; color: var(--ink); text-decoration: none; }
+a.figure .label { color: var(--link); text-decoration: underline; }
+a.figure:hover { border-color: var(--link); }
+a.figure:focus { outline: 3px solid var(--focus); outline-offset: 2px; }
+h3 { font-size: 1rem; margin: 0 0 .5rem; }
+ul.reasons { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; }
+ul.reasons .count { font-weight: 700; margin-left: .5rem; font-variant-numeric: tabular-nums; }
+nav.window-selector { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0 0 1rem; }
+nav.window-selector a { padding: .25rem .75rem; border: 1px solid var(--accent); border-radius: 1rem; text-decoration: none; color: var(--accent); }
+nav.window-selector a[aria-current="page"] { background: var(--accent); color: #fff; font-weight: 600; }
+/* Charts: inline SVG scaled to the column (its viewBox), one column on a phone, three on a laptop. */
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 21rem), 1fr)); gap: 1rem; }
+.charts figure { margin: 0; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; min-width: 0; }
+.charts figcaption { font-weight: 600; margin-bottom: .25rem; }
+svg.chart { display: block; width: 100%; height: auto; }
+svg.chart text { font-size: 13px; fill: var(--ink); font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+svg.chart .axis-title { font-weight: 600; fill: var(--muted); }
+svg.chart .no-data { fill: var(--muted); font-style: italic; }
+svg.chart .gridline { stroke: var(--line); stroke-width: 1; }
+svg.chart .axis { stroke: var(--ink); stroke-width: 1; }
+.series-completed { fill: var(--ok); }
+.series-compensated, .series-unknown { fill: var(--bad); }
+.series-needs_review { fill: var(--warn); }
+.series-other { fill: #6b6b6b; }
+.series-answered, .series-measure { fill: var(--accent); }
+ul.legend { list-style: none; display: flex; flex-wrap: wrap; gap: .25rem 1rem; padding: 0; margin: .5rem 0 0; font-size: .9rem; }
+svg.swatch { width: .8rem; height: .8rem; margin-right: .35rem; vertical-align: -.05rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; }

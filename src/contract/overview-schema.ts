@@ -3,6 +3,9 @@ import { z } from "zod";
 import type { FailureReason } from "../saga/states.ts";
 import { cents, timestamp } from "./schemas.ts";
 
+/** A day: the longest window the overview (and the console's home) answers, and the longest whose cost docs/performance.md states. */
+export const overviewMinutesMax = 1_440;
+
 const count = z.number().int().nonnegative();
 const percentileMs = z.number().int().nonnegative().nullable().describe("Milliseconds; null when nothing was measured");
 

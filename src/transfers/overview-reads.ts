@@ -5,9 +5,14 @@ import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
 
-/** The window's bounds: from a minute's start (`minutes` whole minutes, the current one last) to now. */
-const windowBounds = `SELECT date_bin('1 minute', now(), timestamptz 'epoch') - ($1::int - 1) * interval '1 minute' AS from_at,
-                             now() AS to_at`;
+/**
+ * The window's bounds: from a minute's start (`minutes` whole minutes, the current one last) to
+ * now. `minutesParameter` is the placeholder (`$1`) that holds the minutes in the caller's statement.
+ */
+export function windowBoundsSql(minutesParameter: string): string {
+  return `SELECT date_bin('1 minute', now(), timestamptz 'epoch') - (${minutesParameter}::int - 1) * interval '1 minute' AS from_at,
+                 now() AS to_at`;
+}
 
 /**
  * `in_flight` is every state the saga still advances (scheduled included: created in the window
@@ -15,7 +20,7 @@ const windowBounds = `SELECT date_bin('1 minute', now(), timestamptz 'epoch') - 
  * completed, compensated, needs_review, canceled and in_flight partition `created`.
  */
 const overviewSql = `
-WITH bounds AS (${windowBounds}),
+WITH bounds AS (${windowBoundsSql("$1")}),
 minutes AS (
   SELECT generate_series(b.from_at, date_bin('1 minute', b.to_at, timestamptz 'epoch'), interval '1 minute') AS at FROM bounds b
 ),

@@ -1,6 +1,6 @@
 // How the console writes money, times and durations.
 import { describe, expect, it } from "vitest";
-import { formatCents, formatCount, formatDuration, formatTime } from "../../src/console/format.ts";
+import { formatCents, formatCount, formatDuration, formatTime, formatWindow } from "../../src/console/format.ts";
 
 describe("console formatting", () => {
   it.each([
@@ -34,5 +34,14 @@ describe("console formatting", () => {
   it("writes times in UTC to the second, and a missing one as a dash", () => {
     expect(formatTime("2026-11-20T14:03:05.123Z")).toBe("2026-11-20 14:03:05 UTC");
     expect(formatTime(null)).toBe("—");
+  });
+
+  it.each([
+    [15, "15 min"],
+    [60, "1 h"],
+    [90, "90 min"],
+    [1_440, "24 h"],
+  ])("names a window of %i minutes %s", (minutes, text) => {
+    expect(formatWindow(minutes)).toBe(text);
   });
 });

@@ -32,8 +32,8 @@ async function pageText(path: string): Promise<string> {
 }
 
 describe("console pages", () => {
-  it("home: the search form and the review queue summary", async () => {
-    const html = await pageText("/console");
+  it("search: the search form and the review queue summary", async () => {
+    const html = await pageText("/console/search");
     expect(html).toContain("<h1>Search</h1>");
     expect(html).toContain('<label for="q">Transfer id, end_to_end_id or account id</label>');
     expect(html).toContain("Waiting for review");

@@ -17,7 +17,7 @@ export interface BoundedList<Item> {
 }
 
 export interface BoundedListQuery {
-  /** A SELECT of the whole set; its rows have `id` and `amount_cents`. */
+  /** A SELECT of the whole set; its rows have `id` and `amount_cents`. Its own parameters start at `$2`. */
   set: string;
   /** The jsonb_build_object arguments of one item, over the set's row `s`. */
   item: string;
@@ -28,7 +28,7 @@ export interface BoundedListQuery {
 /** A page shows the first 200 of its set: more is a query to narrow, not a page to scroll. */
 export const listRowsMax = 200;
 
-/** The reader of one bounded list: its first `rowsMax` items (none for just the figures). */
+/** The reader of one bounded list: its first `rowsMax` items (none for just the figures), the set's parameters after. */
 export function boundedList<Item extends TransferItem>({ set, item, orderBy }: BoundedListQuery) {
   const orderOfItems = orderBy
     .split(",")
@@ -39,8 +39,8 @@ export function boundedList<Item extends TransferItem>({ set, item, orderBy }: B
                FROM (SELECT * FROM bounded_set ORDER BY ${orderBy} LIMIT $1) s) AS items,
             (SELECT count(*) FROM bounded_set) AS count,
             (SELECT coalesce(sum(amount_cents), 0) FROM bounded_set) AS total_cents`;
-  return async (db: Queryable, rowsMax: number = listRowsMax): Promise<BoundedList<Item>> => {
-    const { rows } = await db.query<{ items: Item[] | null; count: string; total_cents: string }>(sql, [rowsMax]);
+  return async (db: Queryable, rowsMax: number = listRowsMax, parameters: readonly unknown[] = []): Promise<BoundedList<Item>> => {
+    const { rows } = await db.query<{ items: Item[] | null; count: string; total_cents: string }>(sql, [rowsMax, ...parameters]);
     const row = rows[0];
     return { items: row?.items ?? [], count: Number(row?.count ?? 0), totalCents: Number(row?.total_cents ?? 0) };
   };

@@ -1,4 +1,4 @@
-// Search, the transfer page, and resolving a needs_review transfer (form, confirmation, result).
+// Search (the home carries the same box), the transfer page, and resolving a needs_review transfer (form, confirmation, result).
 // Resolution goes through the transfer's saga object, exactly as POST /ops/transfers/:id/resolve.
 
 import { type Context, Hono } from "hono";
@@ -41,13 +41,12 @@ const personOnly = (outcome: OperatorOutcome) =>
 
 export const transferPages = new Hono<ConsoleEnv>();
 
-transferPages.get("/", async (c) => {
-  const queue = await withConsoleDb(c.env, (db) => reviewQueue(db, 0));
-  return page(c, <SearchPage csrfToken={c.var.csrfToken} query="" hits={null} queue={queue} />);
-});
-
 transferPages.get("/search", async (c) => {
   const query = c.req.query("q") ?? "";
+  if (query.trim() === "") {
+    const queue = await withConsoleDb(c.env, (db) => reviewQueue(db, 0));
+    return page(c, <SearchPage csrfToken={c.var.csrfToken} query="" hits={null} queue={queue} />);
+  }
   const { hits, queue } = await withConsoleDb(c.env, async (db) => ({ hits: await search(db, query), queue: await reviewQueue(db, 0) }));
   const only = hits.length === 1 ? hits[0] : undefined;
   if (only) return c.redirect(`/console/${only.kind === "account" ? "accounts" : "transfers"}/${encodeURIComponent(only.id)}`, 303);

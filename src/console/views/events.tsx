@@ -14,7 +14,7 @@ function attemptsText(event: ConsoleEvent): string {
     .join("; ");
 }
 
-const eventColumns: Column<ConsoleEvent>[] = [
+export const eventColumns: Column<ConsoleEvent>[] = [
   { label: "#", num: true, cell: (e) => e.sequence },
   {
     label: "Event",

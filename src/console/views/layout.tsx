@@ -31,7 +31,8 @@ export function Layout({ title, csrfToken, children }: LayoutProps) {
             <span class="brand">Pix operator console</span>
             {csrfToken === undefined ? null : (
               <>
-                <a href="/console">Search</a>
+                <a href="/console">Overview</a>
+                <a href="/console/search">Search</a>
                 <a href="/console/queue">Review queue</a>
                 <a href="/console/scheduled">Scheduled</a>
                 <a href="/console/reconciliation">Reconciliation</a>

@@ -1,5 +1,5 @@
-// The console's home: one search box (transfer id, end_to_end_id or account id), its results,
-// and a pointer to the review queue.
+// Search: one box (transfer id, end_to_end_id or account id), its results, and a pointer to the
+// review queue. The home (overview.tsx) carries the same box.
 import type { SearchHit } from "../data/search.ts";
 import { queryLengthMax } from "../data/search.ts";
 import { formatCents } from "../format.ts";
@@ -29,18 +29,25 @@ function Hit({ hit }: { hit: SearchHit }) {
   );
 }
 
+/** The one search box: the search page's, and the home's under the overview. */
+export function SearchForm({ query }: { query: string }) {
+  return (
+    <search>
+      <form class="inline panel" method="get" action="/console/search">
+        <div class="field">
+          <label for="q">Transfer id, end_to_end_id or account id</label>
+          <input id="q" name="q" type="search" value={query} required maxlength={queryLengthMax} autocomplete="off" />
+        </div>
+        <button type="submit">Search</button>
+      </form>
+    </search>
+  );
+}
+
 export function SearchPage({ csrfToken, query, hits, queue }: SearchPageProps) {
   return (
     <Layout title="Search" csrfToken={csrfToken}>
-      <search>
-        <form class="inline panel" method="get" action="/console/search">
-          <div class="field">
-            <label for="q">Transfer id, end_to_end_id or account id</label>
-            <input id="q" name="q" type="search" value={query} required maxlength={queryLengthMax} autocomplete="off" />
-          </div>
-          <button type="submit">Search</button>
-        </form>
-      </search>
+      <SearchForm query={query} />
       {hits === null ? null : hits.length === 0 ? (
         <Message kind="warning">
           <p>Nothing matches “{query}”. Ids must be complete; search is exact.</p>

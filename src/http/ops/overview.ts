@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { providerHealthNow } from "../../alerts/provider-degraded.ts";
+import { overviewMinutesMax } from "../../contract/overview-schema.ts";
 import { undeliveredEventsSummary } from "../../events/ops-reads.ts";
 import type { JsonObject } from "../../json.ts";
 import { openContestationsSummary } from "../../transfers/contestations-summary.ts";
@@ -13,9 +14,6 @@ import { jsonResponse, problemResponse, queryParameters } from "../openapi/build
 import { documented } from "../openapi/describe.ts";
 import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
 import { queryParams } from "../validation.ts";
-
-/** A day: the console's longest window, and the longest whose cost docs/performance.md states. */
-export const overviewMinutesMax = 1_440;
 
 export const opsOverviewQuery = z.strictObject({
   minutes: z.coerce.number().int().min(1).max(overviewMinutesMax).default(60),
