@@ -77,6 +77,14 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; max-height: 16r
 .state-needs_review { color: var(--warn); }
 .state-started, .state-funds_reserved, .state-submitted, .state-scheduled { color: var(--accent); }
 .state-canceled { color: var(--muted); }
+/* Our record beside the provider's: a differing row says so in words and with a bar, not colour alone. */
+table.compare tbody th { background: transparent; font-weight: 600; white-space: normal; }
+table.compare tr.differs th, table.compare tr.differs td { background: #fdf1e3; }
+table.compare tr.differs th { border-left: 4px solid var(--warn); }
+table.compare .marker { color: var(--bad); white-space: nowrap; }
+.comparison { margin: .5rem 0 1rem; }
+.comparison details, details.raw { margin-top: .5rem; }
+summary { cursor: pointer; color: var(--link); font-weight: 600; }
 form.stack { display: grid; gap: .75rem; max-width: 36rem; }
 form.inline { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; }
 form.inline .field { flex: 1 1 16rem; }
@@ -110,5 +118,6 @@ button.danger { background: var(--bad); border-color: var(--bad); }
   table.cards td.num { text-align: left; }
   table.cards td > .state { justify-self: start; }
   table.cards td::before { content: attr(data-label); color: var(--muted); font-weight: 600; }
+  table.cards tbody th { display: block; width: 100%; border: none; padding: .2rem .75rem; }
 }
 `;

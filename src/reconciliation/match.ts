@@ -101,14 +101,25 @@ function freshReturns(t: OurTransfer, returns: readonly ProviderReturn[]): Found
  */
 function judge(t: OurTransfer, item: StatementItem): DivergenceKind | null {
   if (item.amountCents !== t.amountCents) return "amount_mismatch";
-  switch (item.status) {
+  if (sameFate(t.state, item.status)) return null;
+  return item.status === "confirmed" && t.state === "compensated" ? "paid_after_release" : "state_mismatch";
+}
+
+/**
+ * Whether our state and the provider's word tell the same fate: paid (completed, confirmed), not
+ * paid (compensated, rejected), or still open (waiting, processing). Any other word (unknown, a
+ * status we do not know) agrees with nothing. The console marks what this says differs.
+ */
+export function sameFate(state: TransferState, providerStatus: string): boolean {
+  switch (providerStatus) {
     case "confirmed":
-      if (t.state === "completed") return null;
-      return t.state === "compensated" ? "paid_after_release" : "state_mismatch";
+      return state === "completed";
     case "rejected":
-      return t.state === "compensated" ? null : "state_mismatch";
+      return state === "compensated";
     case "processing":
-      return isWaiting(t.state) ? null : "state_mismatch";
+      return isWaiting(state);
+    default:
+      return false;
   }
 }
 

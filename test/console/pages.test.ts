@@ -59,6 +59,12 @@ describe("console pages", () => {
     expect(html).toContain("R$ 25,00");
     for (const state of ["started", "funds_reserved", "submitted", "completed"]) expect(html).toContain(`state-${state}`);
     expect(html).toContain("Provider evidence");
+    // Our record beside the provider's last word about it, every field stated there agreeing.
+    expect(html).toMatch(/Our record against the provider&#39;s last definitive answer \(status at [^)]+\): they agree<\/caption>/);
+    expect(html).toContain(
+      `<tr><th scope="row">Amount</th><td data-label="Ours"><code>R$ 25,00</code></td><td data-label="The provider&#39;s"><code>R$ 25,00</code>`,
+    );
+    expect(html).toContain("<summary>Raw answer</summary>");
     expect(html).toContain('<td data-label="Call">send</td>');
     // The summary counts the calls listed below it (the saga's backoff counter misses the last check).
     const calls = (kind: string): number => html.split(`<td data-label="Call">${kind}</td>`).length - 1;

@@ -76,6 +76,14 @@ describe("console: provider reconciliation", () => {
     expect(html).toContain(`<a href="/console/transfers/${released.id}">${released.id}</a>`);
     expect(html).toContain(`aria-label="Case ${released.id}"`);
     expect(html).toContain("&quot;released_at&quot;");
+    // Our record beside the provider's: the fate differs, marked in words; the amount agrees, unmarked.
+    expect(html).toMatch(
+      /<tr class="differs"><th scope="row">Outcome<strong class="marker"> ≠ differs<\/strong><\/th><td data-label="Ours"><code>compensated \(\w+\)<\/code><\/td><td data-label="The provider&#39;s"><code>confirmed<\/code>/,
+    );
+    expect(html).toContain(
+      '<tr><th scope="row">Amount</th><td data-label="Ours"><code>R$ 43,21</code></td><td data-label="The provider&#39;s"><code>R$ 43,21</code>',
+    );
+    expect(html).toContain("Our release against the provider&#39;s confirmation: 1 field differs");
 
     const audit = await (await opsCall("/ops/audit?actor=ops-token&limit=50")).json<{
       data: { action: string; details: { run_id?: number | string } }[];

@@ -2,8 +2,10 @@
 // against the customer; each waits here, with its evidence, until a person records a decision.
 import { type CaseDecision, caseDecisions, caseNoteLengthMax } from "../../reconciliation/case-decisions.ts";
 import type { CaseJson } from "../../reconciliation/store.ts";
+import { divergenceFields, divergenceSides } from "../compare/divergence.ts";
 import { formatCents, formatTime } from "../format.ts";
 import { CodeFact } from "./code-fact.tsx";
+import { Comparison } from "./comparison.tsx";
 
 export const decisionLabels: Record<CaseDecision, string> = {
   recovered: "Recovered: the money came back from the recipient",
@@ -22,6 +24,7 @@ export function OpenCases({ cases, csrfToken }: { cases: CaseJson[]; csrfToken: 
 
 function CaseCard({ item, csrfToken }: { item: CaseJson; csrfToken: string }) {
   const id = item.transfer_id;
+  const sides = divergenceSides(item.evidence);
   return (
     <article class="panel" aria-label={`Case ${id}`}>
       <dl class="facts">
@@ -39,10 +42,12 @@ function CaseCard({ item, csrfToken }: { item: CaseJson; csrfToken: string }) {
         <dt>Opened</dt>
         <dd>{`${formatTime(item.opened_at)} by run ${item.run_id}`}</dd>
       </dl>
-      <details open>
-        <summary>Evidence: our release and the provider's confirmation</summary>
-        <pre>{JSON.stringify(item.evidence, null, 2)}</pre>
-      </details>
+      <Comparison
+        caption="Our release against the provider's confirmation"
+        fields={divergenceFields(sides.ours, sides.provider)}
+        raw={item.evidence}
+        rawLabel="The evidence as recorded: our release and the provider's confirmation (JSON)"
+      />
       <form class="stack" method="post" action={`/console/provider-reconciliation/cases/${id}/decision`}>
         <input type="hidden" name="csrf" value={csrfToken} />
         <fieldset>

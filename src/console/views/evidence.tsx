@@ -1,7 +1,9 @@
 // The transfer's record of proof: every transition with its reason and actor, every provider
 // call with its answer, and the hold with the ledger entries it produced.
+import { answerFields, lastDefinitiveCall } from "../compare/provider-answer.ts";
 import type { HistoryEntry, LedgerEntry, ProviderCall, TransferStory } from "../data/story.ts";
 import { formatCents, formatTime } from "../format.ts";
+import { Comparison } from "./comparison.tsx";
 import { StateBadge } from "./layout.tsx";
 import { type Column, DataTable } from "./table.tsx";
 
@@ -35,8 +37,35 @@ const callColumns: Column<ProviderCall>[] = [
   { label: "Outcome", cell: (p) => <code>{p.outcome}</code> },
   { label: "HTTP", num: true, cell: (p) => p.http_status ?? "—" },
   { label: "Took", num: true, cell: (p) => `${p.duration_ms} ms` },
-  { label: "Answer", cell: (p) => <JsonBlock value={p.detail} /> },
+  { label: "Answer", cell: (p) => <RawAnswer value={p.detail} /> },
 ];
+
+/** A call's answer as received, folded: the table stays readable, the JSON is one click away. */
+function RawAnswer({ value }: { value: unknown }) {
+  if (value === null || value === undefined) return <span>—</span>;
+  return (
+    <details class="raw">
+      <summary>Raw answer</summary>
+      <JsonBlock value={value} />
+    </details>
+  );
+}
+
+/** Our record beside the provider's last definitive answer; nothing to compare until one came. */
+export function RecordAgainstProvider({ story }: { story: TransferStory }) {
+  const call = lastDefinitiveCall(story.provider_calls);
+  if (call === null) {
+    return story.provider_calls.length === 0 ? null : <p>The provider has not given a definitive answer about this transfer yet.</p>;
+  }
+  return (
+    <Comparison
+      caption={`Our record against the provider's last definitive answer (${call.kind} at ${formatTime(call.at)})`}
+      fields={answerFields(story, call)}
+      raw={call.detail}
+      rawLabel="That answer as received (JSON)"
+    />
+  );
+}
 
 export function ProviderCalls({ calls }: { calls: ProviderCall[] }) {
   return (

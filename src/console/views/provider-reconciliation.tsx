@@ -1,12 +1,14 @@
 // Provider reconciliation (CONTRACT §5): our transfers held against the provider's statement.
-// The page shows the latest runs with each divergence and its evidence, the paid-after-release
+// The page shows the latest runs with each divergence, our record beside the provider's, the paid-after-release
 // cases still waiting for a person (cases.tsx), and a form to run any window of up to 24 hours.
 
 import { uuidPattern } from "../../lib/ids.ts";
 import type { CaseJson, RunJson } from "../../reconciliation/store.ts";
+import { divergenceFields, divergenceSides } from "../compare/divergence.ts";
 import { formatCount, formatTime } from "../format.ts";
 import { OpenCases } from "./cases.tsx";
 import { CodeFact } from "./code-fact.tsx";
+import { Comparison } from "./comparison.tsx";
 import { Layout, Message, Outcome } from "./layout.tsx";
 import { TransferLink } from "./links.tsx";
 import { type Column, DataTable } from "./table.tsx";
@@ -72,13 +74,6 @@ function asDivergence(value: unknown): DivergenceView {
   return typeof value === "object" && value !== null ? (value as DivergenceView) : {};
 }
 
-const divergenceColumns: Column<DivergenceView>[] = [
-  { label: "Kind", cell: (d) => <code>{String(d.kind ?? "unknown")}</code> },
-  { label: "Transfer", cell: (d) => <DivergenceTransfer d={d} /> },
-  { label: "Ours", cell: (d) => <pre>{JSON.stringify(d.ours ?? null, null, 2)}</pre> },
-  { label: "The provider's", cell: (d) => <pre>{JSON.stringify(d.provider ?? null, null, 2)}</pre> },
-];
-
 function DivergenceTransfer({ d }: { d: DivergenceView }) {
   const transferId = String(d.transfer_id ?? "");
   return (
@@ -86,21 +81,41 @@ function DivergenceTransfer({ d }: { d: DivergenceView }) {
       {/* unknown_at_provider_key names the provider's key, not one of our transfers. */}
       {uuidPattern.test(transferId) && d.kind !== "unknown_at_provider_key" ? <TransferLink id={transferId} /> : <code>{transferId}</code>}
       {typeof d.end_to_end_id === "string" ? (
-        <div class="hint">
-          end-to-end <code>{d.end_to_end_id}</code>
-        </div>
+        <>
+          {" "}
+          (end-to-end <code>{d.end_to_end_id}</code>)
+        </>
       ) : null}
     </>
   );
 }
 
+function DivergenceCard({ d }: { d: DivergenceView }) {
+  const kind = String(d.kind ?? "unknown");
+  const { ours, provider } = divergenceSides(d);
+  return (
+    <article class="panel" aria-label={`Divergence ${kind} ${String(d.transfer_id ?? "")}`}>
+      <p>
+        <code>{kind}</code>: <DivergenceTransfer d={d} />
+      </p>
+      <Comparison
+        caption="Our record against the provider's statement"
+        fields={divergenceFields(ours, provider)}
+        raw={{ ours: d.ours ?? null, provider: d.provider ?? null }}
+        rawLabel="Both records as the run read them (JSON)"
+      />
+    </article>
+  );
+}
+
 function Divergences({ run }: { run: RunJson }) {
   return (
-    <DataTable
-      caption={`Divergences of run ${run.run_id}, with both sides' evidence`}
-      columns={divergenceColumns}
-      rows={run.divergences.map(asDivergence)}
-    />
+    <section aria-labelledby="divergences-heading">
+      <h3 id="divergences-heading">{`Divergences of run ${run.run_id}, our record beside the provider's`}</h3>
+      {run.divergences.map((value) => (
+        <DivergenceCard d={asDivergence(value)} />
+      ))}
+    </section>
   );
 }
 

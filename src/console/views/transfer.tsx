@@ -4,7 +4,7 @@ import type { TransferStory } from "../data/story.ts";
 import { formatCents, formatCount, formatTime } from "../format.ts";
 import { BrCodeDetails } from "./br-code.tsx";
 import { type ConsoleEvent, OutboundEvents } from "./events.tsx";
-import { HoldAndEntries, ProviderCalls, Timeline } from "./evidence.tsx";
+import { HoldAndEntries, ProviderCalls, RecordAgainstProvider, Timeline } from "./evidence.tsx";
 import { Layout, Outcome, StateBadge } from "./layout.tsx";
 import { ResolveForm } from "./resolve.tsx";
 import { Returns } from "./returns.tsx";
@@ -104,6 +104,7 @@ export function TransferPage({ story, events, csrfToken, notice, error }: Transf
       </section>
       <section aria-labelledby="provider-heading">
         <h2 id="provider-heading">Provider evidence</h2>
+        <RecordAgainstProvider story={story} />
         <ProviderCalls calls={story.provider_calls} />
       </section>
       {story.state === "completed" ? (
