@@ -46,8 +46,9 @@ nav.window-selector a[aria-current="page"] { background: var(--accent); color: #
 .charts figure { margin: 0; background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; min-width: 0; }
 .charts figcaption { font-weight: 600; margin-bottom: .25rem; }
 svg.chart { display: block; width: 100%; height: auto; }
-svg.chart text { font-size: 13px; fill: var(--ink); font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+svg.chart text { font-size: 14px; fill: var(--ink); font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 svg.chart .axis-title { font-weight: 600; fill: var(--muted); }
+svg.chart .bar-value.inside { fill: #fff; font-weight: 600; }
 svg.chart .no-data { fill: var(--muted); font-style: italic; }
 svg.chart .gridline { stroke: var(--line); stroke-width: 1; }
 svg.chart .axis { stroke: var(--ink); stroke-width: 1; }

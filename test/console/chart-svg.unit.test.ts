@@ -167,6 +167,10 @@ describe("chart SVG", () => {
     const some = chart(1_200, 2_500);
     expect(some).toContain(">p50</text>");
     expect(some).toContain(">1.2 s</text>");
+    // The longest bar carries its value inside its end, and the axis' last label ends at the edge: nothing drawn past the SVG.
+    expect(some).toMatch(/<text class="bar-value inside" x="[\d.]+" y="[\d.]+" text-anchor="end">2.5 s<\/text>/);
+    expect(some).toMatch(/<text class="bar-value" x="[\d.]+" y="[\d.]+">1.2 s<\/text>/);
+    expect(some).toMatch(/text-anchor="end">3 s<\/text>/);
     expect(some).not.toContain("No transfer completed");
     const none = chart(null, null);
     expect(none).toContain(">No transfer completed in this window</text>");

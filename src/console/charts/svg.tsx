@@ -128,6 +128,23 @@ export function StackedBarChart<Key extends string>(props: StackedBarChartProps<
   );
 }
 
+/** Room a value label needs after its bar; a longer bar carries its label inside, at its end. */
+const valueLabelRoom = 56;
+
+function BarValue({ bar, text }: { bar: { y: number; height: number; width: number }; text: string }) {
+  const inside = bar.width + valueLabelRoom > plot.width;
+  const y = bar.y + bar.height / 2 + 5;
+  return inside ? (
+    <text class="bar-value inside" x={plot.x + bar.width - 6} y={y} text-anchor="end">
+      {text}
+    </text>
+  ) : (
+    <text class="bar-value" x={plot.x + bar.width + 6} y={y}>
+      {text}
+    </text>
+  );
+}
+
 export interface HorizontalBarChartProps extends ChartText {
   /** One bar each, top to bottom; a null value is left out (nothing measured). */
   items: readonly { label: string; value: number | null }[];
@@ -143,10 +160,11 @@ export function HorizontalBarChart(props: HorizontalBarChartProps) {
   return (
     <ChartSvg id={props.id} title={props.title} description={props.description}>
       <g class="ticks">
-        {layout.valueTicks.map((tick) => (
+        {layout.valueTicks.map((tick, index) => (
           <>
             <line class="gridline" x1={tick.at} x2={tick.at} y1={plot.y} y2={baseline} />
-            <text x={tick.at} y={baseline + 16} text-anchor="middle">
+            {/* The last label ends at the plot's edge instead of running past the drawing. */}
+            <text x={tick.at} y={baseline + 16} text-anchor={index === layout.valueTicks.length - 1 ? "end" : "middle"}>
               {tick.label}
             </text>
           </>
@@ -161,9 +179,7 @@ export function HorizontalBarChart(props: HorizontalBarChartProps) {
             <rect class="series-measure" x={plot.x} y={bar.y} width={bar.width} height={bar.height}>
               <title>{`${bar.label}: ${props.format(bar.value)}`}</title>
             </rect>
-            <text class="bar-value" x={plot.x + Math.min(bar.width + 4, plot.width - 2)} y={bar.y + bar.height / 2 + 4}>
-              {props.format(bar.value)}
-            </text>
+            <BarValue bar={bar} text={props.format(bar.value)} />
           </>
         ))}
       </g>

@@ -131,7 +131,7 @@ export function OverviewCharts({ overview, minutes }: ChartProps) {
   return (
     <section aria-labelledby="charts-heading">
       <h2 id="charts-heading">Charts</h2>
-      <p class="hint">Times on the axes are UTC. Hover a bar for its exact count.</p>
+      <p class="hint">Times on the axes are UTC. Hover over (or tap) a bar for its exact count.</p>
       <div class="charts">
         <TimeFigure
           id="chart-transfers"
