@@ -12,6 +12,7 @@ import { type BrowserContext, chromium } from "playwright-core";
 import { accessChecks, logoutCheck } from "./browser/checks-access.ts";
 import { alertCheck } from "./browser/checks-alerts.ts";
 import { operatorChecks } from "./browser/checks-operators.ts";
+import { overviewChecks } from "./browser/checks-overview.ts";
 import { pageChecks } from "./browser/checks-pages.ts";
 import { providerReconciliationChecks } from "./browser/checks-provider-reconciliation.ts";
 import { type Check, runChecks } from "./browser/harness.ts";
@@ -51,7 +52,15 @@ const sagaTimings = {
   PROVIDER_NOT_FOUND_GRACE_MS: "500",
 };
 
-const checks: Check[] = [...accessChecks, ...pageChecks, ...providerReconciliationChecks, alertCheck, ...operatorChecks, logoutCheck];
+const checks: Check[] = [
+  ...accessChecks,
+  ...pageChecks,
+  ...providerReconciliationChecks,
+  ...overviewChecks,
+  alertCheck,
+  ...operatorChecks,
+  logoutCheck,
+];
 
 async function main(): Promise<{ passed: number; failed: number }> {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: apt-get install -y chromium (or set CHROMIUM_PATH)`);

@@ -38,7 +38,7 @@ export const accessChecks: Check[] = [
     name: "logging in sets an HttpOnly, Secure, SameSite=Strict session cookie",
     async run(ctx) {
       await submitToken(ctx, ctx.api.secrets.opsToken);
-      await heading(ctx.page, "Search");
+      await heading(ctx.page, "Overview");
       await screenshot(ctx, "03-home");
       const cookie = await sessionCookie(ctx);
       assert(cookie, "no session cookie after logging in");

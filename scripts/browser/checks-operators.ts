@@ -14,7 +14,7 @@ export const operatorChecks: Check[] = [
       assert(held.state === "needs_review", `the transfer ended ${held.state}, expected needs_review`);
       await asAccessPerson(ctx, person, async () => {
         await ctx.page.goto(`${ctx.baseUrl}/console/login`);
-        await heading(ctx.page, "Search");
+        await heading(ctx.page, "Overview");
         await text(ctx.page, `Signed in as ${person}`);
         await screenshot(ctx, "16-access-home");
         await ctx.page.goto(`${ctx.baseUrl}/console/transfers/${id}`);

@@ -1,6 +1,7 @@
 // Money after the saga, as an operator meets it: run provider reconciliation over the seeded
 // window, read the paid-after-release case with its evidence, decide it, and see the returned
 // transfer's money back on its page.
+import path from "node:path";
 import { assert, type Check, heading, screenshot, text } from "./harness.ts";
 
 export const providerReconciliationChecks: Check[] = [
@@ -16,8 +17,16 @@ export const providerReconciliationChecks: Check[] = [
       await ctx.page.getByRole("button", { name: "Run provider reconciliation" }).click();
       await text(ctx.page, /^Run \d+ finished/);
       await text(ctx.page, "paid_after_release");
-      const divergences = await ctx.page.locator("table", { hasText: "Divergences of run" }).textContent();
-      assert(divergences?.includes(released.id), "the divergences do not name the released transfer");
+      // Our record beside the provider's: the fate differs, marked in words, not by colour alone.
+      const divergence = ctx.page.getByRole("article", { name: `Divergence paid_after_release ${released.id}` });
+      await divergence.waitFor({ timeout: 10_000 });
+      const marked = await divergence.locator("tr.differs").allTextContents();
+      assert(
+        marked.length === 1 && marked[0]?.includes("Outcome") && marked[0]?.includes("≠ differs"),
+        `marked rows: ${marked.join(" | ")}`,
+      );
+      assert(marked[0]?.includes("compensated") && marked[0]?.includes("confirmed"), "the marked row does not show both fates");
+      await divergence.screenshot({ path: path.join(ctx.screenshotsDir, "19b-divergence-marked.png") });
       const card = ctx.page.getByRole("article", { name: `Case ${released.id}` });
       await card.waitFor({ timeout: 10_000 });
       const evidence = (await card.locator("pre").textContent()) ?? "";
