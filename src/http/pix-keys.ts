@@ -3,32 +3,24 @@
 // 501 (nothing spent), a provider that said nothing 503 (nothing spent); both with Retry-After
 // where waiting helps.
 import { Hono } from "hono";
-import { z } from "zod";
-import { pixKeyTypes } from "../lib/ids.ts";
 import { log } from "../lib/log.ts";
 import { lookupBudget } from "../lookup/budget.ts";
 import { type LookupResult, lookUpPixKey } from "../lookup/look-up.ts";
-import { normalisePixKey } from "../pix/key.ts";
 import { providerFor } from "../provider/select.ts";
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { withRequestDb } from "./db.ts";
-import { jsonResponse, pathParameter, problemResponse, queryParameters, retryAfterHeader } from "./openapi/build.ts";
+import { jsonResponse, problemResponse, retryAfterHeader } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
 import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
-import { queryParams, validationProblem } from "./validation.ts";
-
-export const pixKeyLookupQuery = z.strictObject({ type: z.enum(pixKeyTypes) });
+import { pixKeyInPath, pixKeyPathParameters, pixKeyTypeQuery } from "./pix-key-path.ts";
+import { queryParams } from "./validation.ts";
 
 /** After a provider fault: long enough for a blip to pass, short enough for a payer waiting. */
 export const lookupUnavailableRetryAfterSeconds = 5;
 
 export const pixKeyRoutes = new Hono<AppEnv>();
 
-const keyParameter = pathParameter("key", "The Pix key, as for a transfer (CPF/CNPJ punctuation accepted; URL-encoded).", {
-  type: "string",
-});
-const typeParameter = queryParameters(pixKeyLookupQuery, { type: "The key's type." });
 const refillPerMinute = 60_000 / lookupBudget.tokenMs;
 
 const lookUpPixKeyDoc = documented({
@@ -41,7 +33,7 @@ const lookUpPixKeyDoc = documented({
   ].join("\n\n"),
   tags: ["transfers"],
   security: clientSecurity,
-  parameters: [keyParameter, ...typeParameter],
+  parameters: pixKeyPathParameters,
   responses: {
     "200": jsonResponse("The key's owner, masked.", "PixKeyOwner"),
     "400": problemResponse("The key is not a valid key of that type, `type` is missing or unknown, or an unknown query parameter."),
@@ -53,13 +45,12 @@ const lookUpPixKeyDoc = documented({
   },
 });
 
-pixKeyRoutes.get("/:key", lookUpPixKeyDoc, queryParams(pixKeyLookupQuery), async (c) => {
-  const { type } = c.req.valid("query");
-  const key = normalisePixKey(type, c.req.param("key"));
-  if (!key.ok) return validationProblem(c, [{ field: "key", message: key.message }]);
+pixKeyRoutes.get("/:key", lookUpPixKeyDoc, queryParams(pixKeyTypeQuery), async (c) => {
+  const key = pixKeyInPath(c, c.req.valid("query").type);
+  if (!key.ok) return key.response;
   const accountId = c.get("accountId");
   const result: LookupResult = await withRequestDb(c, (db) =>
-    lookUpPixKey(db, providerFor(c.env), accountId, { pixKey: key.key, pixKeyType: type }, Date.now()),
+    lookUpPixKey(db, providerFor(c.env), accountId, { pixKey: key.pixKey, pixKeyType: key.pixKeyType }, Date.now()),
   );
   switch (result.kind) {
     case "found":
