@@ -36,6 +36,8 @@ export interface Config {
   creditApprovalAboveCents: number;
   /** MAX_STREAMS_PER_ACCOUNT: open GET /v1/transfers/:id/events streams per account. */
   streamsPerAccountMax: number;
+  /** TRUSTED_RECIPIENT_DELAY_MS (CONTRACT §2): a trusted recipient is active this long after it was asked for. */
+  trustedRecipientDelayMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
@@ -52,6 +54,7 @@ export function parseConfig(env: Env): ConfigResult {
   const sendConcurrency = problems.check(() => tunable(env, "PROVIDER_SEND_CONCURRENCY"));
   const creditApprovalAboveCents = problems.check(() => tunable(env, "OPS_CREDIT_APPROVAL_ABOVE_CENTS"));
   const streamsPerAccountMax = problems.check(() => tunable(env, "MAX_STREAMS_PER_ACCOUNT"));
+  const trustedRecipientDelayMs = problems.check(() => tunable(env, "TRUSTED_RECIPIENT_DELAY_MS"));
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   checkDeployment(env, sandboxEnabled, problems);
   const provider = readProvider(env, sandboxEnabled, problems);
@@ -75,7 +78,8 @@ export function parseConfig(env: Env): ConfigResult {
     events === null ||
     sendConcurrency === null ||
     creditApprovalAboveCents === null ||
-    streamsPerAccountMax === null
+    streamsPerAccountMax === null ||
+    trustedRecipientDelayMs === null
   ) {
     return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
   }
@@ -92,6 +96,7 @@ export function parseConfig(env: Env): ConfigResult {
     sendConcurrency,
     creditApprovalAboveCents,
     streamsPerAccountMax,
+    trustedRecipientDelayMs,
   };
   return { ok: true, config: deepFreeze(config) };
 }

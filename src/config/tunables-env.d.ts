@@ -18,6 +18,7 @@ interface Tunables {
   VELOCITY_MAX_PER_10_MIN?: string;
   NEW_KEY_REVIEW_ABOVE_CENTS?: string;
   MAX_STREAMS_PER_ACCOUNT?: string;
+  TRUSTED_RECIPIENT_DELAY_MS?: string;
 }
 
 interface Env extends Tunables {}

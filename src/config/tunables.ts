@@ -34,6 +34,8 @@ export const tunables = {
   NEW_KEY_REVIEW_ABOVE_CENTS: { fallback: 500_000, min: 0, max: centsMax },
   /** Each open stream holds a slot of its account's object, renewed while it lives (docs/events.md). */
   MAX_STREAMS_PER_ACCOUNT: { fallback: 10, min: 1, max: 1_000 },
+  /** 0 trusts at once (a test's choice); a month is far past any waiting period a bank asks for. */
+  TRUSTED_RECIPIENT_DELAY_MS: { fallback: dayMs, min: 0, max: 30 * dayMs },
 } as const satisfies Record<string, Tunable>;
 
 export type TunableName = keyof typeof tunables;

@@ -164,6 +164,18 @@ export const pixKeyOwnerSchema = z.strictObject({
 
 // Operators (CONTRACT §5).
 
+export const trustedRecipientSchema = z.strictObject({
+  pix_key: z.string().describe("The key as stored: normalised, as on a transfer"),
+  pix_key_type: z.enum(pixKeyTypes),
+  name: z.string().nullable().describe("Your label for the recipient; null when none was given"),
+  state: z
+    .enum(["pending", "active"])
+    .describe("pending until effective_at; active from then: transfers to this key meet no night rule and no new-key review"),
+  effective_at: timestamp.describe("When the recipient is trusted: TRUSTED_RECIPIENT_DELAY_MS after it was asked for"),
+});
+
+export const trustedRecipientListSchema = z.strictObject({ data: z.array(trustedRecipientSchema) });
+
 export const opsTransferSchema = transferSchema.extend({ account_id: accountIdSchema });
 export const opsTransferListSchema = z.strictObject({ data: z.array(opsTransferSchema) });
 

@@ -45,8 +45,9 @@ export function jsonLabelled(c: Context): boolean {
  * which a 415 or hono's "treat non-JSON as {}" would break. Parsing is all we ever do with it.
  * (/ops/* alone demands the JSON label, and reads an empty body as {}: ops-json-body.ts.)
  */
-async function readJson(c: Context): Promise<JsonRead> {
+async function readJson(c: Context, emptyIsObject: boolean): Promise<JsonRead> {
   const text = await c.req.text();
+  if (text.trim() === "" && emptyIsObject) return { ok: true, value: {} };
   if (text.trim() === "") return { ok: false, detail: "The request body is empty; a JSON object is expected." };
   try {
     return { ok: true, value: JSON.parse(text) };
@@ -60,10 +61,15 @@ type JsonInput<S extends z.ZodType> = { in: { json: z.input<S> }; out: { json: z
 /**
  * Parses and validates the JSON body; the route reads it with `c.req.valid("json")`. Control
  * characters are refused in every string first (`rules` names fields that may span lines).
+ * `emptyIsObject`: a body whose every field is optional may be left out (read as `{}`).
  */
-export function jsonBody<S extends z.ZodType>(schema: S, rules: JsonTextRules = {}): MiddlewareHandler<BlankEnv, string, JsonInput<S>> {
+export function jsonBody<S extends z.ZodType>(
+  schema: S,
+  rules: JsonTextRules = {},
+  emptyIsObject = false,
+): MiddlewareHandler<BlankEnv, string, JsonInput<S>> {
   return async (c, next) => {
-    const read = await readJson(c);
+    const read = await readJson(c, emptyIsObject);
     if (!read.ok) return validationProblem(c, [{ field: "", message: read.detail }], read.detail);
     const textProblems = jsonStringProblems(read.value, rules);
     if (textProblems.length > 0) return validationProblem(c, textProblems.slice(0, fieldErrorsMax));

@@ -6,8 +6,10 @@ import { check, date, jsonb, pgTable, primaryKey, text, time } from "drizzle-orm
 import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import { accountKey, accountRef } from "../ledger/schema.ts";
+import { pixKeyTypes } from "../lib/ids.ts";
 import { transferKey } from "../transfers/schema.ts";
 import { limitNames } from "./names.ts";
+import { trustedRecipientNameLengthMax } from "./trusted-recipient-bounds.ts";
 
 export const accountLimits = pgTable(
   "account_limits",
@@ -78,6 +80,28 @@ export const nightUsageCharges = pgTable("night_usage_charges", {
   transferId: transferKey(),
   evening: date("evening", { mode: "string" }).notNull(),
 });
+
+/**
+ * The recipients an account trusts (CONTRACT §2 "Trusted recipients"): from `effective_at`
+ * (business time) a transfer to one is exempt from the night rules and the new-key review. The
+ * key is stored normalised, as on transfers, so a transfer finds its row by equality on the key.
+ */
+export const trustedRecipients = pgTable(
+  "trusted_recipients",
+  {
+    accountId: accountRef(),
+    pixKeyType: text("pix_key_type").notNull(),
+    pixKey: text("pix_key").notNull(),
+    name: text("name"),
+    effectiveAt: at("effective_at").notNull(),
+    createdAt: at("created_at").notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.pixKeyType, t.pixKey] }),
+    check("trusted_recipients_pix_key_type_known", sql`${t.pixKeyType} IN (${sql.raw(sqlStringList(pixKeyTypes))})`),
+    check("trusted_recipients_name_bounded", sql`char_length(${t.name}) BETWEEN 1 AND ${sql.raw(String(trustedRecipientNameLengthMax))}`),
+  ],
+);
 
 /**
  * Each account's directory-lookup budget (src/lookup/budget.ts), a token bucket kept as one

@@ -33,6 +33,8 @@ const defaultTitles = {
   /** A well-formed dynamic BR Code that the provider refused to resolve: expired, paid, unknown (422). */
   "br-code-unresolvable": "BR Code cannot be paid",
   "idempotency-key-in-use": "A request with this idempotency key is in progress",
+  /** PUT /v1/trusted-recipients past the account's 50 (422): nothing was written. */
+  "too-many-trusted-recipients": "Too many trusted recipients",
   conflict: "Conflict",
   "rate-limited": "Too many requests",
   internal: "Internal error",

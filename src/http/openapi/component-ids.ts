@@ -15,6 +15,8 @@ export const responseComponentIds = [
   "Limits",
   "ClientLimits",
   "PixKeyOwner",
+  "TrustedRecipient",
+  "TrustedRecipientList",
   "FieldError",
   "Problem",
   "Health",
@@ -48,6 +50,7 @@ export const responseComponentIds = [
 export const requestComponentIds = [
   "CreateTransferRequest",
   "PreviewBrCodeRequest",
+  "PutTrustedRecipientRequest",
   "CreditRequest",
   "SetLimitsRequest",
   "ResolveRequest",

@@ -16,6 +16,7 @@ import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySc
 import { clockAdvanceBody } from "../sandbox-clock.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
 import { createTransferBody } from "../transfer-requests.ts";
+import { putTrustedRecipientBody } from "../trusted-recipients.ts";
 import { webhookPayloadSchema } from "../webhooks.ts";
 import type { RequestComponentId, ResponseComponentId } from "./component-ids.ts";
 import type { JsonSchema } from "./types.ts";
@@ -34,6 +35,8 @@ const responseSchemas = {
   Limits: responses.limitsSchema,
   ClientLimits: responses.clientLimitsSchema,
   PixKeyOwner: responses.pixKeyOwnerSchema,
+  TrustedRecipient: responses.trustedRecipientSchema,
+  TrustedRecipientList: responses.trustedRecipientListSchema,
   FieldError: responses.fieldErrorSchema,
   Problem: responses.problemSchema,
   Health: responses.healthSchema,
@@ -68,6 +71,7 @@ const responseSchemas = {
 const requestSchemas = {
   CreateTransferRequest: createTransferBody,
   PreviewBrCodeRequest: previewBrCodeBody,
+  PutTrustedRecipientRequest: putTrustedRecipientBody,
   CreditRequest: creditBody,
   SetLimitsRequest: setLimitsBody,
   ResolveRequest: resolveBody,

@@ -31,7 +31,8 @@ export interface ResponseObject {
 }
 
 export interface RequestBody {
-  required: true;
+  /** false only where the whole body may be left out (every field optional). */
+  required: boolean;
   description?: string;
   content: Record<string, MediaType>;
 }
