@@ -2,7 +2,8 @@
 -- a verdict: NULL to allow, or {action: refuse|review, rule, ...evidence}. Rules read facts only;
 -- they write nothing and call nothing outside the database. The limits are those in force at
 -- p_defaults.now_ms (the request's instant; an operator's increase waits 24 h), else now().
--- p_defaults' `daytime_rules` (true for a scheduled transfer's run) applies no night rule.
+-- p_defaults' `daytime_rules` applies no night rule: true for a scheduled transfer's run and for
+-- a transfer to an active trusted recipient (transfer_reserve sets it).
 CREATE OR REPLACE FUNCTION public.pix_limit_verdict(p_account_id text, p_amount_cents bigint, p_local_day date, p_local_minute integer, p_defaults jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -19,7 +20,6 @@ DECLARE
   -- Night runs from the account's start (20:00 by default) to 06:00 the next morning.
   v_evening date := pix_night_evening(p_local_day, p_local_minute, (v_limits->>'night_start_minute')::int);
   v_used bigint;
-  -- A scheduled transfer's run is checked against the daytime rules (transfer_reserve sets it).
   v_at_night boolean := v_evening IS NOT NULL AND NOT coalesce((p_defaults->>'daytime_rules')::boolean, false);
 BEGIN
   IF p_amount_cents > v_per_transfer THEN

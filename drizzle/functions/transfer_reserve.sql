@@ -9,7 +9,9 @@
 -- retry can hold under the same id). NULL: too little available compensates it at once.
 -- A scheduled transfer is checked against the daytime rules (the `daytime_rules` flag of
 -- pix_limit_verdict): its payer authorised it when choosing the date, and its run in the early
--- hours falls inside every night window (README, "Scheduled transfers").
+-- hours falls inside every night window (README, "Scheduled transfers"). A transfer to an active
+-- trusted recipient (at p_rules.now_ms) meets no night rule and no new-key review either, and
+-- spends no night.
 -- Answers what happened: refused, held, review, insufficient_funds or retry_later.
 CREATE OR REPLACE FUNCTION public.transfer_reserve(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at timestamp with time zone)
  RETURNS text
@@ -22,14 +24,17 @@ DECLARE
   v_verdict jsonb;
   v_hold text;
   v_available bigint;
+  v_trusted boolean;
 BEGIN
   SELECT * INTO v_t FROM transfers WHERE id = p_id;
   IF v_t.state NOT IN ('started', 'scheduled') THEN
     RAISE EXCEPTION 'saga invariant violated: reserve for transfer % in %', p_id, v_t.state;
   END IF;
+  v_trusted := trusted_recipient_active(v_t.account_id, v_t.pix_key, v_t.pix_key_type,
+                                        coalesce(ms_to_timestamptz((p_rules->>'now_ms')::bigint), now()));
   v_verdict := coalesce(
     pix_limit_verdict(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute,
-                      p_rules || jsonb_build_object('daytime_rules', v_t.scheduled_for IS NOT NULL)),
+                      p_rules || jsonb_build_object('daytime_rules', v_t.scheduled_for IS NOT NULL OR v_trusted)),
     fraud_rule_velocity(p_id, v_t.account_id, p_rules));
 
   IF v_verdict IS NULL AND p_retry_at IS NOT NULL THEN
@@ -69,14 +74,15 @@ BEGIN
   INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (v_t.account_id, 'day', p_local_day, v_t.amount_cents)
     ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
   -- A scheduled run is judged by the daytime rules, so it does not spend the night window either.
-  IF v_t.scheduled_for IS NULL THEN
+  IF v_t.scheduled_for IS NULL AND NOT v_trusted THEN
     PERFORM night_usage_consume(p_id, v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);
   END IF;
   UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day, updated_at = now()
     WHERE id = p_id;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
     VALUES (p_id, 'started', 'funds_reserved', 'funds held', 'saga');
-  v_verdict := fraud_rule_new_key(p_id, v_t.account_id, v_t.amount_cents, v_t.pix_key, v_t.pix_key_type, p_rules);
+  v_verdict := CASE WHEN NOT v_trusted
+    THEN fraud_rule_new_key(p_id, v_t.account_id, v_t.amount_cents, v_t.pix_key, v_t.pix_key_type, p_rules) END;
   IF v_verdict IS NOT NULL THEN
     UPDATE transfers SET state = 'needs_review', next_check_at = NULL, updated_at = now() WHERE id = p_id;
     INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)

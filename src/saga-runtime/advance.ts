@@ -5,7 +5,6 @@
 
 import type { RuleSettings } from "../config/rule-settings.ts";
 import type { Queryable } from "../db/queryable.ts";
-import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
 import type { PixOrder, PixProvider, ProviderAlert, ProviderEvidence, SendOutcome, StatusOutcome } from "../provider/port.ts";
 import type { SendSlot } from "../provider/send-gate/send-slot.ts";
 import { scheduledRunAtMs } from "../saga/schedule.ts";
@@ -187,7 +186,7 @@ async function checkBrCode(ports: SagaPorts, saga: SagaRecord, before: SendKind)
 
 /** A scheduled transfer's day came: rules and hold now, in the São Paulo day and minute of the run. */
 async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: number | null): Promise<SagaRecord> {
-  const result = await runScheduledTransfer(ports.db, saga.id, saoPauloClock(ports.nowMs()), ports.rules, retryAtMs);
+  const result = await runScheduledTransfer(ports.db, saga.id, ports.nowMs(), ports.rules, retryAtMs);
   if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
   return result.saga;
 }

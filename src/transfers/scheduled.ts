@@ -3,7 +3,7 @@
 
 import type { RuleSettings } from "../config/rule-settings.ts";
 import type { Queryable } from "../db/queryable.ts";
-import type { LocalClock } from "../lib/sao-paulo-clock.ts";
+import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
 import { type SagaRecord, sagaRecordSchema } from "./saga-record.ts";
 import { type ApplyResult, callJson, type TransferResource } from "./store.ts";
 
@@ -12,19 +12,24 @@ export type CancelResult =
   | { outcome: "not_scheduled"; saga: SagaRecord }
   | { outcome: "not_found" };
 
-/** The rules and the hold now (transfer_run_scheduled); `retryAtMs` as the core decided it. */
+/**
+ * The rules and the hold at `nowMs` (transfer_run_scheduled): its São Paulo day and minute, and
+ * the instant itself, by which pending limit increases and trusted recipients are judged;
+ * `retryAtMs` as the core decided it.
+ */
 export async function runScheduledTransfer(
   db: Queryable,
   transferId: string,
-  clock: LocalClock,
+  nowMs: number,
   rules: RuleSettings,
   retryAtMs: number | null,
 ): Promise<ApplyResult> {
+  const clock = saoPauloClock(nowMs);
   const r = await callJson(db, "SELECT transfer_run_scheduled($1, $2, $3, $4::jsonb, $5) AS result", [
     transferId,
     clock.day,
     clock.minuteOfDay,
-    JSON.stringify(rules),
+    JSON.stringify({ ...rules, now_ms: nowMs }),
     retryAtMs,
   ]);
   if (r.outcome === "not_found") return { outcome: "not_found" };

@@ -151,7 +151,7 @@ async function runTheStepAt(saga: SagaRecord, nowMs: number): Promise<void> {
   const decided = transition(viewOf(saga), { type: "due" }, nowMs, readSagaTimings(env));
   const command = decided.commands[0];
   if (command?.type !== "run_scheduled") throw new Error(`expected a run, got ${command?.type}`);
-  const ran = await runScheduledTransfer(pool, saga.id, saoPauloClock(nowMs), readRuleSettings(env), command.retryAtMs);
+  const ran = await runScheduledTransfer(pool, saga.id, nowMs, readRuleSettings(env), command.retryAtMs);
   expect(ran).toMatchObject({ outcome: "applied", saga: { state: "funds_reserved" } });
   await loseObjectState(saga.id);
   expect(await stub(saga.id).ensureArmed()).toEqual({ outcome: "armed" });
@@ -216,7 +216,7 @@ describe("the database keeps a scheduled transfer's hops to the table", () => {
     // A run of a transfer no longer scheduled is answered as it is, changing nothing.
     const { rows } = await pool.query<{ result: { outcome: string } }>("SELECT transfer_cancel($1) AS result", [saga.id]);
     expect(rows[0]?.result.outcome).toBe("canceled");
-    const again = await runScheduledTransfer(pool, saga.id, saoPauloClock(Date.now()), readRuleSettings(env), null);
+    const again = await runScheduledTransfer(pool, saga.id, Date.now(), readRuleSettings(env), null);
     expect(again).toMatchObject({ outcome: "state_mismatch", saga: { state: "canceled" } });
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 10_000, held_cents: 0 });
   });

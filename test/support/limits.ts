@@ -8,6 +8,7 @@ import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
 import type { PixKeyType } from "../../src/lib/ids.ts";
 import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
 import { limitsFor, setLimits } from "../../src/limits/store.ts";
+import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";
 import type { OpenBrCode } from "../../src/transfers/store.ts";
 import { opsCall, type TransferJson } from "./api.ts";
@@ -30,6 +31,29 @@ export function startAt(
   rules: Partial<RuleSettings> = {},
   payee: StartPayee = "100.000.001-08",
 ): Promise<StartResult> {
+  return openAt(accountId, amountCents, isoInstant, rules, payee, null);
+}
+
+/** Asks at a chosen instant for a transfer on `scheduledFor` (its early slot), as POST /v1/transfers with `scheduled_for` does. */
+export function scheduleAt(
+  accountId: string,
+  amountCents: number,
+  isoInstant: string,
+  scheduledFor: string,
+  rules: Partial<RuleSettings> = {},
+  payee: StartPayee = "100.000.001-08",
+): Promise<StartResult> {
+  return openAt(accountId, amountCents, isoInstant, rules, payee, scheduledFor);
+}
+
+function openAt(
+  accountId: string,
+  amountCents: number,
+  isoInstant: string,
+  rules: Partial<RuleSettings>,
+  payee: StartPayee,
+  scheduledFor: string | null,
+): Promise<StartResult> {
   const id = crypto.randomUUID();
   const paid =
     typeof payee === "string" ? { pixKey: payee, pixKeyType: payee.includes("@") ? ("email" as const) : ("cpf" as const) } : payee;
@@ -44,6 +68,7 @@ export function startAt(
     deadlineMs: readSagaTimings(env).deadlineMs,
     ...localClockFields(Date.parse(isoInstant)),
     rules: { ...readRuleSettings(env), ...rules },
+    schedule: scheduledFor === null ? null : { scheduledFor, runAtMs: scheduledRunAtMs(scheduledFor, id, "early") },
   });
 }
 
