@@ -1,5 +1,7 @@
 -- Anti-fraud: too many transfers from one account in ten minutes are refused (a verdict, as
--- pix_limit_verdict).
+-- pix_limit_verdict). A transfer counts from the moment it starts: one sent at once from its
+-- request, a scheduled one from its run on the day (ran_at), never from its request, so neither
+-- a batch of schedules blocks the account today nor do their runs escape the count.
 CREATE OR REPLACE FUNCTION public.fraud_rule_velocity(p_transfer_id uuid, p_account_id text, p_settings jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -12,8 +14,12 @@ DECLARE
 BEGIN
   SELECT count(*) INTO v_recent FROM (
     SELECT 1 FROM transfers
-     WHERE account_id = p_account_id AND id <> p_transfer_id AND created_at > now() - interval '10 minutes'
-     LIMIT v_max) recent;
+     WHERE account_id = p_account_id AND id <> p_transfer_id AND scheduled_for IS NULL
+       AND created_at > now() - interval '10 minutes'
+    UNION ALL
+    SELECT 1 FROM transfers
+     WHERE account_id = p_account_id AND id <> p_transfer_id AND ran_at > now() - interval '10 minutes'
+    LIMIT v_max) recent;
   IF v_recent >= v_max THEN
     RETURN jsonb_build_object('action', 'refuse', 'rule', 'velocity', 'max_per_10_min', v_max);
   END IF;

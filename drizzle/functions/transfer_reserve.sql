@@ -48,7 +48,7 @@ BEGIN
 
   IF v_t.state = 'scheduled' THEN
     -- Its day came: the saga's deadline runs from now, as for a transfer sent at once.
-    UPDATE transfers SET state = 'started', deadline_at = now() + (deadline_at - created_at), updated_at = now()
+    UPDATE transfers SET state = 'started', ran_at = now(), deadline_at = now() + (deadline_at - created_at), updated_at = now()
       WHERE id = p_id;
     INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
       VALUES (p_id, 'scheduled', 'started', 'scheduled day reached', 'saga');

@@ -35,6 +35,11 @@ export const transfers = pgTable(
     limitDay: date("limit_day", { mode: "string" }),
     /** The São Paulo day a scheduled transfer runs on (CONTRACT §2 `scheduled_for`); null: at once. */
     scheduledFor: date("scheduled_for", { mode: "string" }),
+    /**
+     * When a scheduled transfer's run started it (the velocity rule counts it from then, not from
+     * its request); null until it runs, and for a transfer sent at once (created_at is that moment).
+     */
+    ranAt: at("ran_at"),
     /** Runs of a scheduled transfer that found too little available (one evening retry). */
     shortRuns: integer("short_runs").notNull().default(0),
     /** The sum of its returns (transfer_returns), kept on the row so a CHECK bounds it. */
@@ -82,6 +87,8 @@ export const transfers = pgTable(
       .on(t.nextCheckAt)
       .where(sql`${t.state} IN (${sql.raw(sqlStringList(inFlightStates))})`),
     index("transfers_by_state").on(t.state, t.createdAt),
+    // Only scheduled transfers that ran have a row: a transfer sent at once pays no index write.
+    index("transfers_scheduled_runs").on(t.accountId, t.ranAt).where(sql`${t.ranAt} IS NOT NULL`),
     index("transfers_by_end_to_end_id").on(t.endToEndId),
   ],
 );
