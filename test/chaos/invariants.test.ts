@@ -179,6 +179,16 @@ describe("the invariant checker", () => {
           [completedId],
         ),
     },
+    {
+      invariant: "I14",
+      how: "a day's usage that differs from its held and paid transfers",
+      breakIt: (db) => db.query("UPDATE limit_usage SET used_cents = used_cents + 1 WHERE account_id = $1 AND period = 'day'", [accountId]),
+    },
+    {
+      invariant: "I14",
+      how: "a night charged with a transfer that never held anything",
+      breakIt: (db) => db.query("INSERT INTO night_usage_charges (transfer_id, evening) VALUES ($1, current_date)", [refusedId]),
+    },
   ])("reports $invariant: $how", async ({ invariant, off, breakIt, payment }) => {
     expect(await violationsAfter(breakIt, payment?.(), off)).toContain(invariant);
   });

@@ -19,6 +19,9 @@
 // I12 returns: returned_cents within the amount and equal to the returns listed; returns only
 //    on completed transfers; every return has exactly one balanced pair of entries (the
 //    customer credited its amount, Pix clearing debited it) and one transfer.returned event.
+// I14 limit usage: a São Paulo day's usage equals its transfers held or paid (limit_day); a night
+//    window's equals the transfers charged to it (night_usage_charges), each held, paid or still
+//    scheduled (a compensated or canceled one has given its amount back).
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { sqlStringList } from "../../src/db/sql-list.ts";
@@ -27,7 +30,7 @@ import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.t
 import { canTransition, inFlightStates, type TransferState, transferStates } from "../../src/saga/states.ts";
 import { eventChecks } from "./event-invariants.ts";
 
-export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12"] as const;
+export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12", "I14"] as const;
 export type InvariantId = (typeof invariantIds)[number];
 
 export interface Violation {
@@ -147,6 +150,7 @@ async function sqlChecks(
     ...(await sagaChecks(client, scope, options.overdueMsMax ?? null)),
     ...(await transitionChecks(client, scope)),
     ...(await returnChecks(client, scope)),
+    ...(await usageChecks(client, scope)),
     ...(options.entriesBefore ? await entriesUnchanged(client, options.entriesBefore) : []),
     ...(await eventChecks(client, scope)).map((found) => violation("I11", found.subject, found.detail)),
   ];
@@ -409,6 +413,32 @@ async function returnChecks(db: PoolClient, scope: readonly string[] | null): Pr
       ),
     );
   }
+  return found;
+}
+
+async function usageChecks(db: PoolClient, scope: readonly string[] | null): Promise<Violation[]> {
+  const { rows } = await db.query<{ account_id: string; period: string; starts_on: string; used: string; counted: string }>(
+    `SELECT account_id, period, starts_on::text, sum(used)::text AS used, sum(counted)::text AS counted FROM (
+       SELECT account_id, period, starts_on, used_cents AS used, 0 AS counted FROM limit_usage
+        WHERE period IN ('day', 'night') AND ${scoped}
+       UNION ALL
+       SELECT t.account_id, 'day', t.limit_day, 0, t.amount_cents FROM transfers t JOIN holds h ON h.id = t.id
+        WHERE t.limit_day IS NOT NULL AND h.status IN ('held', 'settled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))
+       UNION ALL
+       SELECT t.account_id, 'night', c.evening, 0, t.amount_cents FROM night_usage_charges c JOIN transfers t ON t.id = c.transfer_id
+        WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))) usage
+      GROUP BY account_id, period, starts_on HAVING sum(used) <> sum(counted)`,
+    [scope],
+  );
+  const found = rows.map((u) =>
+    violation("I14", u.account_id, `${u.period} from ${u.starts_on}: ${u.used} used, but its transfers add up to ${u.counted}`),
+  );
+  const stale = await db.query<{ id: string; state: string }>(
+    `SELECT t.id::text, t.state FROM night_usage_charges c JOIN transfers t ON t.id = c.transfer_id
+      WHERE t.state IN ('compensated', 'canceled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))`,
+    [scope],
+  );
+  for (const t of stale.rows) found.push(violation("I14", t.id, `${t.state}, yet still charged to a night`));
   return found;
 }
 
