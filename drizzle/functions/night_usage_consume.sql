@@ -1,7 +1,8 @@
 -- A held transfer inside a night window consumes that night's total, keyed by the window's
--- evening, and remembers which night it was so a compensation gives it back there. Called by
--- transfer_open right after the hold, under the account's lock, with the same clock and rules
--- as pix_limit_verdict (p_rules.now_ms: the instant pending increases are judged by).
+-- evening, and remembers which night it was so a compensation gives it back there. Called under
+-- the account's lock with the same clock and rules as the verdict (p_rules.now_ms: the instant
+-- pending increases are judged by): by transfer_reserve right after the hold, and by
+-- transfer_open for a schedule asked for at night (night_schedule_verdict), which holds nothing.
 CREATE OR REPLACE FUNCTION public.night_usage_consume(p_transfer_id uuid, p_account_id text, p_amount_cents bigint, p_local_day date, p_local_minute integer, p_rules jsonb)
  RETURNS void
  LANGUAGE plpgsql

@@ -1,5 +1,7 @@
--- A released (compensated) transfer gives its amount back to the night it consumed, once: the
--- charge row is deleted as it is given back. Called by transfer_apply when its hold is released.
+-- A transfer that will not pay gives its amount back to the night it consumed, once: the charge
+-- row is deleted as it is given back (nothing for a transfer without one). Called when a hold is
+-- released (transfer_apply), and for a schedule charged at night that ends without paying:
+-- canceled (transfer_cancel), refused or short of funds on its day (transfer_refuse, transfer_reserve).
 CREATE OR REPLACE FUNCTION public.night_usage_give_back(p_transfer_id uuid)
  RETURNS void
  LANGUAGE sql

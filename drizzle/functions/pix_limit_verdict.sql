@@ -15,10 +15,9 @@ DECLARE
     account_limits_in_force(p_account_id, coalesce(ms_to_timestamptz((p_defaults->>'now_ms')::bigint), now())), p_defaults);
   v_per_transfer bigint := (v_limits->>'per_transfer_cents')::bigint;
   v_daily bigint := (v_limits->>'daily_cents')::bigint;
-  v_night_cap bigint := (v_limits->>'night_per_transfer_cents')::bigint;
-  v_night_total bigint := (v_limits->>'night_total_cents')::bigint;
   -- Night runs from the account's start (20:00 by default) to 06:00 the next morning.
   v_evening date := pix_night_evening(p_local_day, p_local_minute, (v_limits->>'night_start_minute')::int);
+  v_night jsonb;
   v_used bigint;
   v_at_night boolean := v_evening IS NOT NULL AND NOT coalesce((p_defaults->>'daytime_rules')::boolean, false);
 BEGIN
@@ -26,15 +25,8 @@ BEGIN
     RETURN jsonb_build_object('action', 'refuse', 'rule', 'per_transfer', 'limit_cents', v_per_transfer);
   END IF;
   IF v_at_night THEN
-    IF p_amount_cents > v_night_cap THEN
-      RETURN jsonb_build_object('action', 'refuse', 'rule', 'nighttime', 'limit_cents', v_night_cap);
-    END IF;
-    -- The Central Bank's nighttime limit caps the whole window, not only each transfer.
-    SELECT used_cents INTO v_used FROM limit_usage WHERE account_id = p_account_id AND period = 'night' AND starts_on = v_evening;
-    IF coalesce(v_used, 0) + p_amount_cents > v_night_total THEN
-      RETURN jsonb_build_object('action', 'refuse', 'rule', 'night_total', 'limit_cents', v_night_total,
-                                'used_cents', coalesce(v_used, 0), 'evening', v_evening);
-    END IF;
+    v_night := pix_night_verdict(p_account_id, p_amount_cents, v_evening, v_limits);
+    IF v_night IS NOT NULL THEN RETURN v_night; END IF;
   END IF;
   SELECT used_cents INTO v_used FROM limit_usage WHERE account_id = p_account_id AND period = 'day' AND starts_on = p_local_day;
   IF coalesce(v_used, 0) + p_amount_cents > v_daily THEN

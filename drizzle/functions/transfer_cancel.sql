@@ -1,6 +1,7 @@
 -- The owner's cancel of a scheduled transfer (POST /v1/transfers/:id/cancel): only while it is
--- `scheduled`, when nothing is held, so nothing but its state and history change. Under the
--- row's lock, so it cannot cross its run on the day. Answers canceled (with the resource),
+-- `scheduled`, when nothing is held, so nothing but its state and history change, and a night
+-- it charged when asked for at night gets its amount back. Under the row's lock, so it cannot
+-- cross its run on the day. Answers canceled (with the resource),
 -- not_scheduled (with the record as it is: 409) or not_found.
 CREATE OR REPLACE FUNCTION public.transfer_cancel(p_id uuid)
  RETURNS jsonb
@@ -17,5 +18,6 @@ BEGIN
   UPDATE transfers SET state = 'canceled', next_check_at = NULL, updated_at = now() WHERE id = p_id RETURNING * INTO v_t;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
     VALUES (p_id, 'scheduled', 'canceled', 'canceled by its owner', 'client');
+  PERFORM night_usage_give_back(p_id);
   RETURN jsonb_build_object('outcome', 'canceled', 'saga', transfer_saga_json(v_t), 'response', transfer_json(p_id));
 END $function$;

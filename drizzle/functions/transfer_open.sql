@@ -14,7 +14,9 @@
 -- br_code is null for a transfer to a key, else the pasted code: { text, kind, merchant_name,
 -- merchant_city } (a dynamic code's key and amount are what the provider resolved, before this).
 -- scheduled_for (with run_at_ms, its first run's slot) schedules it instead: it is written
--- `scheduled`, its next check at that slot, with nothing held and no rule checked.
+-- `scheduled`, its next check at that slot, with nothing held and no rule checked but the night
+-- rules when it is asked for inside the night window (night_schedule_verdict): refused, it is
+-- opened `started` and ends like a transfer refused on the spot; allowed, it charges that night.
 -- test_clock (the sandbox on, not scheduled): local_day, local_minute and now_ms are the wall
 -- clock's, and business time (docs/clock.md) is the test clock's offset added here, in this
 -- statement, so that opening a transfer costs no round trip more than it does in production.
@@ -45,6 +47,7 @@ DECLARE
   v_inserted uuid;
   v_existing transfers%ROWTYPE;
   v_state text := CASE WHEN v_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
+  v_night jsonb;
   v_t transfers%ROWTYPE;
   v_response jsonb;
 BEGIN
@@ -76,6 +79,10 @@ BEGIN
   SET LOCAL lock_timeout = '5s';
   PERFORM 1 FROM accounts WHERE id = v_account_id AND kind = 'customer' FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'account_not_found'); END IF;
+  IF v_state = 'scheduled' THEN
+    v_night := night_schedule_verdict(v_account_id, v_amount_cents, v_pix_key, v_pix_key_type, v_local_day, v_local_minute, v_rules);
+    IF v_night->>'action' = 'refuse' THEN v_state := 'started'; END IF;
+  END IF;
   INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
                          idempotency_key, request_fingerprint, deadline_at, scheduled_for, next_check_at,
                          br_code, br_code_kind, merchant_name, merchant_city)
@@ -93,8 +100,10 @@ BEGIN
     RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
   END IF;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (v_id, NULL, v_state, 'saga');
-  -- A scheduled transfer holds nothing and checks no rule until its day (transfer_run_scheduled).
-  IF v_state = 'started' THEN
+  -- A scheduled transfer holds nothing and checks no other rule until its day (transfer_run_scheduled).
+  IF v_night->>'action' = 'refuse' THEN
+    PERFORM transfer_refuse(v_id, v_night);
+  ELSIF v_state = 'started' THEN
     IF v_test_clock THEN
       v_business_now := ms_to_timestamptz((v_rules->>'now_ms')::bigint) + test_clock_offset();
       v_local_day := (v_business_now AT TIME ZONE 'America/Sao_Paulo')::date;
@@ -103,6 +112,8 @@ BEGIN
       v_rules := v_rules || jsonb_build_object('now_ms', epoch_ms(v_business_now));
     END IF;
     PERFORM transfer_reserve(v_id, v_local_day, v_local_minute, v_rules, NULL);
+  ELSIF v_night->>'action' = 'charge' THEN
+    PERFORM night_usage_consume(v_id, v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules);
   END IF;
 
   v_response := transfer_json(v_id);

@@ -8,10 +8,10 @@
 -- `scheduled`, counts the run and moves its next check to p_retry_at, holding nothing (so the
 -- retry can hold under the same id). NULL: too little available compensates it at once.
 -- A scheduled transfer is checked against the daytime rules (the `daytime_rules` flag of
--- pix_limit_verdict): its payer authorised it when choosing the date, and its run in the early
--- hours falls inside every night window (README, "Scheduled transfers"). A transfer to an active
--- trusted recipient (at p_rules.now_ms) meets no night rule and no new-key review either, and
--- spends no night.
+-- pix_limit_verdict): its payer authorised it when choosing the date (a choice made at night met
+-- the night rules then: night_schedule_verdict), and its run in the early hours falls inside
+-- every night window (README, "Scheduled transfers"). A transfer to an active trusted recipient
+-- (at p_rules.now_ms) meets no night rule and no new-key review either, and spends no night.
 -- Answers what happened: refused, held, review, insufficient_funds or retry_later.
 CREATE OR REPLACE FUNCTION public.transfer_reserve(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at timestamp with time zone)
  RETURNS text
@@ -55,10 +55,7 @@ BEGIN
   END IF;
 
   IF v_verdict IS NOT NULL THEN
-    UPDATE transfers SET state = 'compensated', failure_reason = 'limit_exceeded', next_check_at = NULL,
-                         failure_code = v_verdict->>'rule', updated_at = now() WHERE id = p_id;
-    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
-      VALUES (p_id, 'started', 'compensated', 'limit exceeded: ' || (v_verdict->>'rule'), 'saga', v_verdict);
+    PERFORM transfer_refuse(p_id, v_verdict);
     RETURN 'refused';
   END IF;
   v_hold := ledger_hold(p_id, v_t.account_id, v_t.amount_cents);
@@ -67,6 +64,7 @@ BEGIN
       WHERE id = p_id;
     INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
       VALUES (p_id, 'started', 'compensated', 'insufficient funds', 'saga');
+    PERFORM night_usage_give_back(p_id);
     RETURN 'insufficient_funds';
   ELSIF v_hold <> 'held' THEN
     RAISE EXCEPTION 'saga invariant violated: hold for new transfer % answered %', p_id, v_hold;

@@ -6,6 +6,7 @@ import { opsTransferListSchema, transferSchema } from "../../src/contract/schema
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import { createTransfer, fundedAccount, getBalance, getTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { eventChecks } from "../support/event-invariants.ts";
+import { putLimits } from "../support/limits.ts";
 import { filePool } from "../support/pool-test.ts";
 import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";
@@ -36,9 +37,12 @@ describe("scheduling a transfer", () => {
     expect(page.data.map((t) => [t.id, t.state, t.scheduled_for])).toEqual([[transfer.id, "scheduled", tomorrow]]);
   });
 
-  it("checks no rule until the day: an amount above every limit is scheduled too", async () => {
+  it("checks no daytime rule until the day: an amount above the account's per-transfer and daily limits is scheduled too", async () => {
     const accountId = await fundedAccount(0);
-    const transfer = await expectJson(await scheduleTransfer(accountId, scheduledBody(tomorrow, 9_999_999)), 202, transferSchema);
+    // Decreases are in force at once. The amount stays within the night rules, which a schedule
+    // asked for at night meets when asked for (test/limits/night-schedules.test.ts).
+    expect((await putLimits(accountId, { per_transfer_cents: 1_000, daily_cents: 1_000 })).status).toBe(200);
+    const transfer = await expectJson(await scheduleTransfer(accountId, scheduledBody(tomorrow, 2_000)), 202, transferSchema);
     expect(transfer).toMatchObject({ state: "scheduled", failure_reason: null, failure_code: null });
   });
 

@@ -10,7 +10,7 @@ import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { providerFor } from "../../src/provider/select.ts";
-import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
+import { saoPauloMidnightMs, scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import { transition } from "../../src/saga/transition.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
 import { advance, type SagaPorts, viewOf } from "../../src/saga-runtime/advance.ts";
@@ -19,6 +19,7 @@ import { runScheduledTransfer } from "../../src/transfers/scheduled.ts";
 import { loadSaga } from "../../src/transfers/store.ts";
 import { fundedAccount, getBalance, getTransfer, opsCall, sandboxPayment, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { checkInvariants } from "../support/invariants.ts";
+import { bodyOf, scheduleAt } from "../support/limits.ts";
 import { filePool } from "../support/pool-test.ts";
 import { saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
@@ -122,7 +123,12 @@ describe("the run on the day, with a fixed clock", () => {
     const nightCapCents = readRuleSettings(env).night_per_transfer_cents;
     const accountId = await fundedAccount(nightCapCents * 2);
     const day = saoPauloDayFromToday(1);
-    const saga = await scheduled(accountId, day, nightCapCents + 1);
+    // Asked for at noon today: asked for at night, it would meet the night rules then
+    // (test/limits/night-schedules.test.ts).
+    accountsUsed.push(accountId);
+    const noonToday = new Date(saoPauloMidnightMs(saoPauloDayFromToday(0)) + 12 * 3_600_000).toISOString();
+    const saga = await loadSaga(pool, bodyOf(await scheduleAt(accountId, nightCapCents + 1, noonToday, day)).id);
+    if (saga === null) throw new Error("scheduled transfer not recorded");
     await runTheStepAt(saga, scheduledRunAtMs(day, saga.id, "early"));
     const final = await waitForFinalState(accountId, saga.id);
     expect(final.state).toBe("completed");
