@@ -12,6 +12,8 @@
 -- the night rules then: night_schedule_verdict), and its run in the early hours falls inside
 -- every night window (README, "Scheduled transfers"). A transfer to an active trusted recipient
 -- (at p_rules.now_ms) meets no night rule and no new-key review either, and spends no night.
+-- p_rules.now_ms is the decision's business instant (docs/clock.md): trusted recipients and the
+-- run's own instant (ran_at, which the velocity rule counts) are judged by it.
 -- Answers what happened: refused, held, review, insufficient_funds or retry_later.
 CREATE OR REPLACE FUNCTION public.transfer_reserve(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at timestamp with time zone)
  RETURNS text
@@ -25,13 +27,14 @@ DECLARE
   v_hold text;
   v_available bigint;
   v_trusted boolean;
+  v_now timestamptz := ms_to_timestamptz((p_rules->>'now_ms')::bigint);
 BEGIN
+  IF v_now IS NULL THEN RAISE EXCEPTION 'transfer_reserve: no now_ms in %', p_rules; END IF;
   SELECT * INTO v_t FROM transfers WHERE id = p_id;
   IF v_t.state NOT IN ('started', 'scheduled') THEN
     RAISE EXCEPTION 'saga invariant violated: reserve for transfer % in %', p_id, v_t.state;
   END IF;
-  v_trusted := trusted_recipient_active(v_t.account_id, v_t.pix_key, v_t.pix_key_type,
-                                        coalesce(ms_to_timestamptz((p_rules->>'now_ms')::bigint), now()));
+  v_trusted := trusted_recipient_active(v_t.account_id, v_t.pix_key, v_t.pix_key_type, v_now);
   v_verdict := coalesce(
     pix_limit_verdict(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute,
                       p_rules || jsonb_build_object('daytime_rules', v_t.scheduled_for IS NOT NULL OR v_trusted)),
@@ -47,8 +50,9 @@ BEGIN
   END IF;
 
   IF v_t.state = 'scheduled' THEN
-    -- Its day came: the saga's deadline runs from now, as for a transfer sent at once.
-    UPDATE transfers SET state = 'started', ran_at = now(), deadline_at = now() + (deadline_at - created_at), updated_at = now()
+    -- Its day came: the saga's deadline runs from now (the wall clock: a saga timing), as for a
+    -- transfer sent at once; ran_at is the business instant of the run (velocity's count).
+    UPDATE transfers SET state = 'started', ran_at = v_now, deadline_at = now() + (deadline_at - created_at), updated_at = now()
       WHERE id = p_id;
     INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
       VALUES (p_id, 'scheduled', 'started', 'scheduled day reached', 'saga');

@@ -37,4 +37,18 @@ describe("the velocity rule and scheduled transfers", () => {
     const refused = bodyOf(await startAt(accountId, 100, new Date().toISOString(), threePer10Min));
     expect(refused).toMatchObject({ state: "compensated", failure_reason: "limit_exceeded", failure_code: "velocity" });
   });
+
+  it("counts a run's ten minutes in business time, the instant it ran at, not the wall clock", async () => {
+    const accountId = await fundedAccount(100_000);
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(bodyOf(await scheduleAt(accountId, 100, requestedAt, "2027-03-01")).id);
+    const rules = { ...readRuleSettings(env), ...threePer10Min };
+    const ranAtMs = Date.parse("2027-03-01T07:00:00Z"); // 04:00 on its day
+    for (const id of ids) expect((await runScheduledTransfer(pool, id, ranAtMs, rules, null)).outcome).toBe("applied");
+    // Five business minutes after the runs they count; eleven after, they no longer do, though
+    // on the wall clock they ran a moment ago.
+    const within = bodyOf(await startAt(accountId, 100, "2027-03-01T07:05:00Z", threePer10Min));
+    expect(within).toMatchObject({ failure_reason: "limit_exceeded", failure_code: "velocity" });
+    expect(bodyOf(await startAt(accountId, 100, "2027-03-01T07:11:00Z", threePer10Min)).failure_reason).toBeNull();
+  });
 });
