@@ -8,8 +8,9 @@ import { trustedRecipientNameLengthMax, trustedRecipientsPerAccountMax } from ".
 import { listTrustedRecipients, putTrustedRecipient, removeTrustedRecipient } from "../limits/trusted-recipients.ts";
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
+import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
-import { jsonRequestBody, jsonResponse, problemResponse, requestIdResponseHeader } from "./openapi/build.ts";
+import { jsonRequestBody, jsonResponse, problemResponse, requestIdResponseHeader, retryAfterHeader } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
 import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
 import { pixKeyInPath, pixKeyPathParameters, pixKeyTypeQuery } from "./pix-key-path.ts";
@@ -27,6 +28,12 @@ export const putTrustedRecipientBody = z.strictObject({
 });
 
 export const trustedRecipientRoutes = new Hono<AppEnv>();
+
+/** PUT and GET judge `pending` or `active` at business time, which the sandbox reads from the database. */
+const businessTimeUnavailable = problemResponse(
+  "The token's signing keys (JWKS) cannot be fetched, or (sandbox only) business time cannot be read: retry after `Retry-After`. Nothing was written.",
+  retryAfterHeader,
+);
 
 function noAccount(c: Context): Response {
   return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
@@ -55,15 +62,18 @@ const putDoc = documented({
     "422": problemResponse(
       `The account already has ${trustedRecipientsPerAccountMax} trusted recipients (\`type\` ends in \`/too-many-trusted-recipients\`). Nothing was written.`,
     ),
+    "503": businessTimeUnavailable,
   },
 });
 
 trustedRecipientRoutes.put("/:key", putDoc, queryParams(pixKeyTypeQuery), jsonBody(putTrustedRecipientBody, {}, true), async (c) => {
   const key = pixKeyInPath(c, c.req.valid("query").type);
   if (!key.ok) return key.response;
-  const delayMs = configuredOrThrow(c.env).trustedRecipientDelayMs;
+  const config = configuredOrThrow(c.env);
   const name = c.req.valid("json").name ?? null;
-  const put = await withRequestDb(c, (db) => putTrustedRecipient(db, c.get("accountId"), key, name, Date.now(), delayMs));
+  // The wait is counted in business time (docs/clock.md), as is every `active` judgement after it.
+  const nowMs = await requestBusinessNowMs(c, config);
+  const put = await withRequestDb(c, (db) => putTrustedRecipient(db, c.get("accountId"), key, name, nowMs, config.trustedRecipientDelayMs));
   switch (put.outcome) {
     case "created":
       return c.json(put.recipient, 202);
@@ -85,11 +95,16 @@ const listDoc = documented({
   description: `Every recipient you trust or asked to trust (at most ${trustedRecipientsPerAccountMax}), oldest first, each \`pending\` or \`active\`.`,
   tags: ["accounts"],
   security: clientSecurity,
-  responses: { "200": jsonResponse("The trusted recipients.", "TrustedRecipientList"), ...clientAuthResponses },
+  responses: {
+    "200": jsonResponse("The trusted recipients.", "TrustedRecipientList"),
+    ...clientAuthResponses,
+    "503": businessTimeUnavailable,
+  },
 });
 
 trustedRecipientRoutes.get("/", listDoc, async (c) => {
-  const data = await withRequestDb(c, (db) => listTrustedRecipients(db, c.get("accountId"), Date.now()));
+  const nowMs = await requestBusinessNowMs(c, configuredOrThrow(c.env));
+  const data = await withRequestDb(c, (db) => listTrustedRecipients(db, c.get("accountId"), nowMs));
   return data === null ? noAccount(c) : c.json({ data });
 });
 

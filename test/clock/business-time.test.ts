@@ -72,4 +72,17 @@ describe("a route whose business time cannot be read", () => {
     const { rows } = await pool.query("SELECT 1 FROM transfers WHERE idempotency_key = $1", [idempotencyKey]);
     expect(rows).toEqual([]);
   });
+
+  it("answers a trusted recipient's PUT 503 with Retry-After, not 500, and writes nothing", async () => {
+    const accountId = `clock-${crypto.randomUUID().slice(0, 12)}`;
+    // Its wait starts at business time, read before anything is written.
+    const response = await withoutDatabase("/v1/trusted-recipients/10000000108?type=cpf", {
+      method: "PUT",
+      headers: await clientHeaders(accountId),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get("retry-after")).toBe("1");
+    const { rows } = await pool.query("SELECT 1 FROM trusted_recipients WHERE account_id = $1", [accountId]);
+    expect(rows).toEqual([]);
+  });
 });

@@ -2,6 +2,8 @@
 // files of the `clock` project may advance it: the offset is global to the database, and every
 // other project shares one (vitest.config.ts, docs/testing.md).
 import { expect } from "vitest";
+import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
+import { saoPauloMidnightMs } from "../../src/saga/schedule.ts";
 import { call } from "./api.ts";
 
 export interface ClockAnswer {
@@ -29,4 +31,17 @@ export async function clockAnswer(): Promise<ClockAnswer> {
   const response = await call("/sandbox/clock");
   expect(response.status).toBe(200);
   return (await response.json()) as ClockAnswer;
+}
+
+/**
+ * Moves business time to the next São Paulo `hh:mm` after now (tomorrow's when today's has
+ * passed), so a test reaches a time of day without assuming where earlier files left the clock.
+ */
+export async function advanceToSaoPaulo(hhmm: string): Promise<number> {
+  const [hours = 0, minutes = 0] = hhmm.split(":").map(Number);
+  const nowMs = await businessNow();
+  const today = saoPauloMidnightMs(saoPauloClock(nowMs).day) + (hours * 60 + minutes) * 60_000;
+  const targetMs = today > nowMs ? today : today + 86_400_000;
+  const answer = await advanceClock(targetMs - nowMs);
+  return Date.parse(answer.now);
 }
