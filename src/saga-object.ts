@@ -5,6 +5,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
+import { businessOffsetMs } from "./clock/business-time.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import { httpDb } from "./db/http.ts";
 import type { Queryable } from "./db/queryable.ts";
@@ -272,11 +273,17 @@ export class TransferSaga extends DurableObject<Env> {
   /** The saga's next check or the next event delivery, whichever comes first. */
   private async arm(saga: SagaRecord): Promise<void> {
     const faultRetryAtMs = await this.ctx.storage.get<number>(faultRetryAtKey);
-    const sagaWakeAtMs = faultRetryAtMs ?? nextWakeAtMs(saga, Date.now(), this.timings());
+    const sagaWakeAtMs = faultRetryAtMs ?? nextWakeAtMs(saga, Date.now(), this.timings(), await this.businessOffsetMs(saga));
     const eventsDueAtMs = await this.events.dueAtMs();
     const wakeAtMs = sagaWakeAtMs === null ? eventsDueAtMs : eventsDueAtMs === null ? sagaWakeAtMs : Math.min(sagaWakeAtMs, eventsDueAtMs);
     if (wakeAtMs === null) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(wakeAtMs);
+  }
+
+  /** The test clock's offset, for a scheduled run's business instant only: no read for anything else. */
+  private businessOffsetMs(saga: SagaRecord): Promise<number> {
+    if (saga.state !== "scheduled") return Promise.resolve(0);
+    return this.withDb((db) => businessOffsetMs(db, configuredOrThrow(this.env)));
   }
 
   private timings() {

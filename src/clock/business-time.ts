@@ -15,8 +15,15 @@ export type ClockConfig = Pick<Config, "sandboxEnabled">;
 
 /** The wall clock plus the test clock's offset with the sandbox on; the wall clock alone otherwise, without a query. */
 export async function businessNowMs(db: Queryable, config: ClockConfig): Promise<number> {
-  if (!config.sandboxEnabled) return Date.now();
-  return Date.now() + (await testClockOffsetMs(db));
+  return Date.now() + (await businessOffsetMs(db, config));
+}
+
+/**
+ * How far business time is ahead of the wall clock: what turns a business instant into the wall
+ * instant an alarm is set at. 0 with the sandbox off, without a query.
+ */
+export async function businessOffsetMs(db: Queryable, config: ClockConfig): Promise<number> {
+  return config.sandboxEnabled ? testClockOffsetMs(db) : 0;
 }
 
 /** How far the test clock is ahead of the wall clock; 0 before its first advance. */

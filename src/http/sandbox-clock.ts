@@ -55,6 +55,6 @@ sandboxClockRoutes.post("/", advanceClockDoc, jsonBody(clockAdvanceBody), async 
   const offsetMs = await withRequestDb(c, (db) => advanceTestClock(db, advanceMs));
   log(c, "test_clock_advanced", { advance_ms: advanceMs, offset_ms: offsetMs });
   // After the answer: whatever the advance made due gets poked (CONTRACT §4: within 5 s).
-  c.executionCtx.waitUntil(sweep(c.env, { waitUntil: (promise) => c.executionCtx.waitUntil(promise) }));
+  c.executionCtx.waitUntil(sweep(c.env, { waitUntil: (promise) => c.executionCtx.waitUntil(promise) }, "clock_advanced"));
   return c.json(clockAnswer(offsetMs));
 });

@@ -22,7 +22,13 @@ export interface SagaPorts {
   timings: SagaTimings;
   /** The Pix rules' defaults, for a scheduled transfer's run on its day. */
   rules: RuleSettings;
+  /** The wall clock: the saga's own timings (backoff, deadline, grace). */
   nowMs: () => number;
+  /**
+   * Business time (src/clock/): a scheduled run's day and slot, and the rules it runs under.
+   * Absent, business time is `nowMs` (no test clock: the runner's own tests fix both at once).
+   */
+  businessNowMs?: () => Promise<number>;
   /** What a person must act on, seen in a provider answer (src/alerts/: misconfiguration, an order mismatch). */
   alert?: (saga: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => void;
   /** Runs a send inside the provider's concurrency limit (src/provider/send-gate/slot.ts). */
@@ -104,15 +110,15 @@ async function persist(
  * One decision and its effects. Returns the saga as persisted afterwards. Every command the core
  * can decide has its case: a new one fails to compile here until the runtime knows what to do.
  */
-async function step(ports: SagaPorts, saga: SagaRecord): Promise<SagaRecord> {
-  const decided = transition(viewOf(saga), { type: "due" }, ports.nowMs(), ports.timings);
+async function step(ports: SagaPorts, saga: SagaRecord, nowMs: number): Promise<SagaRecord> {
+  const decided = transition(viewOf(saga), { type: "due" }, nowMs, ports.timings);
   const command = decided.commands[0];
   if (!command) return saga;
   switch (command.type) {
     case "persist":
       return persist(ports, saga, command.change, null);
     case "run_scheduled":
-      return runScheduled(ports, saga, command.retryAtMs);
+      return runScheduled(ports, saga, command.retryAtMs, nowMs);
     case "send_to_provider":
       return send(ports, saga);
     case "resend_to_provider":
@@ -184,9 +190,9 @@ async function checkBrCode(ports: SagaPorts, saga: SagaRecord, before: SendKind)
   return saga;
 }
 
-/** A scheduled transfer's day came: rules and hold now, in the São Paulo day and minute of the run. */
-async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: number | null): Promise<SagaRecord> {
-  const result = await runScheduledTransfer(ports.db, saga.id, ports.nowMs(), ports.rules, retryAtMs);
+/** A scheduled transfer's day came: rules and hold now, at the business instant of the run. */
+async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: number | null, businessNowMs: number): Promise<SagaRecord> {
+  const result = await runScheduledTransfer(ports.db, saga.id, businessNowMs, ports.rules, retryAtMs);
   if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
   return result.saga;
 }
@@ -212,7 +218,17 @@ function noticed(ports: SagaPorts, saga: SagaRecord, call: ProviderCallRecord, o
  */
 export type RunCause = "poke" | "alarm";
 
-/** Whether a run would take a step now: the saga is in flight, and poked or its check is due. */
+/**
+ * The instant a step of `saga` is decided at. A scheduled transfer's recorded run (its slot, or
+ * its evening retry) is a business instant, a calendar rule; every later check is the saga's own
+ * timing, on the wall clock.
+ */
+export function stepNowMs(ports: SagaPorts, saga: SagaRecord): Promise<number> {
+  if (saga.state === "scheduled" && ports.businessNowMs !== undefined) return ports.businessNowMs();
+  return Promise.resolve(ports.nowMs());
+}
+
+/** Whether a run would take a step at `nowMs` (stepNowMs): the saga is in flight, and poked or its check is due. */
 export function isStepDue(saga: SagaRecord, cause: RunCause, nowMs: number): boolean {
   if (!isInFlight(saga.state)) return false;
   return cause === "poke" || saga.nextCheckAtMs === null || saga.nextCheckAtMs <= nowMs;
@@ -226,17 +242,24 @@ export async function advance(ports: SagaPorts, start: SagaRecord, { cause }: { 
   let saga = start;
   for (let n = 0; n < stepsPerRunMax; n++) {
     // A poke answers for the first step only; after it the run goes on as an alarm would.
-    if (!isStepDue(saga, n === 0 ? cause : "alarm", ports.nowMs())) return saga;
+    const nowMs = await stepNowMs(ports, saga);
+    if (!isStepDue(saga, n === 0 ? cause : "alarm", nowMs)) return saga;
     const before = saga;
-    saga = await step(ports, saga);
+    saga = await step(ports, saga, nowMs);
     // A recorded check that changed nothing but the schedule ends this run.
     if (saga.state === before.state && saga.checksMade !== before.checksMade) return saga;
   }
   return saga;
 }
 
-/** When the object should wake next: the persisted next check, or never for settled sagas. */
-export function nextWakeAtMs(saga: SagaRecord, nowMs: number, timings: SagaTimings): number | null {
+/**
+ * When the object should wake next, on the wall clock its alarm keeps: the persisted next check,
+ * or never for settled sagas. A scheduled run's check is a business instant: its wall instant is
+ * that less `businessOffsetMs`, the offset now. The offset only grows, so an advance can make
+ * such an alarm late, never early: the advance's sweep pokes the object, which re-arms it.
+ */
+export function nextWakeAtMs(saga: SagaRecord, nowMs: number, timings: SagaTimings, businessOffsetMs = 0): number | null {
   if (!isInFlight(saga.state)) return null;
-  return saga.nextCheckAtMs ?? nowMs + timings.firstCheckDelayMs;
+  if (saga.nextCheckAtMs === null) return nowMs + timings.firstCheckDelayMs;
+  return saga.state === "scheduled" ? saga.nextCheckAtMs - businessOffsetMs : saga.nextCheckAtMs;
 }

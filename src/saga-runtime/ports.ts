@@ -1,9 +1,10 @@
 // The saga's ports as the transfer's object wires them: its database session, the configured
-// provider and send gate, the clock, and the alerts a provider's answer can raise.
+// provider and send gate, the clocks (wall and business), and the alerts a provider's answer can raise.
 
 import { noticeOrderMismatch } from "../alerts/order-mismatch.ts";
 import { noticeProviderMisconfigured } from "../alerts/provider-misconfigured.ts";
 import type { AlertRuntime } from "../alerts/schedule.ts";
+import { businessNowMs } from "../clock/business-time.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import type { Queryable } from "../db/queryable.ts";
 import { providerFor } from "../provider/select.ts";
@@ -18,6 +19,7 @@ export function sagaPorts(env: Env, runtime: AlertRuntime, db: Queryable): SagaP
     timings: config.sagaTimings,
     rules: config.rules,
     nowMs: () => Date.now(),
+    businessNowMs: () => businessNowMs(db, config),
     alert: (saga, alert, call) =>
       alert === "order_mismatch"
         ? noticeOrderMismatch(env, runtime, saga, call)

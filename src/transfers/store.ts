@@ -196,9 +196,10 @@ export async function loadSaga(db: Queryable, transferId: string): Promise<SagaR
 }
 
 // Literal, not a parameter: the planner matches it to the `transfers_due` index's predicate.
-const inFlightList = sqlStringList(inFlightStates);
+// Without `scheduled`: a scheduled run's next check is a business instant (dueScheduledTransferIds).
+const inFlightList = sqlStringList(inFlightStates.filter((state) => state !== "scheduled"));
 
-/** In-flight sagas whose next check is overdue by more than `overdueMs`, oldest first. */
+/** Sagas in flight past their scheduled day whose next check is overdue by more than `overdueMs`, oldest first. */
 export async function overdueTransferIds(db: Queryable, overdueMs: number, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM transfers

@@ -2,19 +2,14 @@
 // /v1/transfers reads `scheduled_for` against business today, and GET /v1/limits counts business
 // today's usage (CONTRACT §4 "Test clock": business time governs São Paulo days).
 import { describe, expect, it } from "vitest";
-import { clientLimitsSchema, transferSchema } from "../../src/contract/schemas.ts";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
-import { call, clientHeaders, createTransfer, fundedAccount } from "../support/api.ts";
+import { createTransfer, fundedAccount } from "../support/api.ts";
 import { advanceClock, businessNow } from "../support/clock.ts";
+import { clientLimitsOf } from "../support/limits.ts";
 import { saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
 const dayMs = 86_400_000;
-
-async function limitsOf(accountId: string) {
-  const response = await call("/v1/limits", { headers: await clientHeaders(accountId) });
-  expect(response.status).toBe(200);
-  return clientLimitsSchema.parse(await response.json());
-}
 
 describe("business time in calendar rules", () => {
   it("schedules against business today: the wall clock's tomorrow is past once the clock moved three days", async () => {
@@ -34,12 +29,12 @@ describe("business time in calendar rules", () => {
     const accountId = await fundedAccount(10_000);
     const created = await createTransfer(accountId, { amount_cents: 1_000, pix_key: "100.000.001-08", pix_key_type: "cpf" });
     expect(created.status).toBe(202);
-    const before = await limitsOf(accountId);
+    const before = await clientLimitsOf(accountId);
     expect(before.day).toBe(saoPauloClock(await businessNow()).day);
     expect(before.day).not.toBe(saoPauloClock(Date.now()).day);
     expect(before.used_today_cents).toBe(1_000);
     await advanceClock(dayMs);
-    const after = await limitsOf(accountId);
+    const after = await clientLimitsOf(accountId);
     expect(after.day).toBe(saoPauloDayFromToday(1, Date.parse(`${before.day}T12:00:00-03:00`)));
     expect(after.used_today_cents).toBe(0);
   });

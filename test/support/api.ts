@@ -136,6 +136,17 @@ export function waitForState(accountId: string, id: string, state: string, timeo
   );
 }
 
+/** Polls the public API until the transfer has left `state` (a scheduled one started, say). */
+export function waitForStateLeft(accountId: string, id: string, state: string, timeoutMs = 10_000): Promise<TransferJson> {
+  return pollTransfer(
+    accountId,
+    id,
+    timeoutMs,
+    (t) => t.state !== state,
+    (t) => `still ${t.state}`,
+  );
+}
+
 /** Polls the public API until `returned_cents` reaches `cents` (the sandbox returns in real time). */
 export function waitForReturned(accountId: string, id: string, cents: number, timeoutMs = 10_000): Promise<TransferJson> {
   return pollTransfer(

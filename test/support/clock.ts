@@ -45,3 +45,15 @@ export async function advanceToSaoPaulo(hhmm: string): Promise<number> {
   const answer = await advanceClock(targetMs - nowMs);
   return Date.parse(answer.now);
 }
+
+/** Moves business time forward to `atMs` (it must be ahead of business now); returns the advance's answer. */
+export async function advanceClockTo(atMs: number): Promise<ClockAnswer> {
+  const advanceMs = atMs - (await businessNow());
+  if (advanceMs < 1) throw new Error(`business time is already past ${new Date(atMs).toISOString()}`);
+  return advanceClock(advanceMs);
+}
+
+/** The instant São Paulo's clock reads `hour`:00 on `day` (YYYY-MM-DD). */
+export function saoPauloAtMs(day: string, hour: number): number {
+  return saoPauloMidnightMs(day) + hour * 3_600_000;
+}

@@ -2,8 +2,10 @@
 // instant (the route uses Date.now()), and limits set and read at a chosen instant.
 import { env } from "cloudflare:test";
 import type { Pool } from "@neondatabase/serverless";
+import { expect } from "vitest";
 import { type RuleSettings, readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import { clientLimitsSchema } from "../../src/contract/schemas.ts";
 import { limitsInputOf, setLimitsBody } from "../../src/http/limits.ts";
 import type { PixKeyType } from "../../src/lib/ids.ts";
 import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
@@ -11,13 +13,20 @@ import { limitsFor, setLimits } from "../../src/limits/store.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import type { StartResult } from "../../src/saga-runtime/rpc-results.ts";
 import type { OpenBrCode } from "../../src/transfers/store.ts";
-import { opsCall, type TransferJson } from "./api.ts";
+import { call, clientHeaders, opsCall, type TransferJson } from "./api.ts";
 
 export const happyKey = { pix_key: "100.000.001-08", pix_key_type: "cpf" as const };
 
 /** PUT /ops/accounts/:id/limits as ops-token, now. */
 export function putLimits(accountId: string, body: Record<string, unknown>): Promise<Response> {
   return opsCall(`/ops/accounts/${accountId}/limits`, { method: "PUT", body: JSON.stringify(body) });
+}
+
+/** GET /v1/limits as the account's client, now. */
+export async function clientLimitsOf(accountId: string) {
+  const response = await call("/v1/limits", { headers: await clientHeaders(accountId) });
+  expect(response.status).toBe(200);
+  return clientLimitsSchema.parse(await response.json());
 }
 
 /** Whom a transfer opened by `startAt` pays: a key (an email, else a CPF), or a key a BR Code resolved to. */
