@@ -8,10 +8,16 @@
 // A cache checked against a version would cost the same round trip as reading the offset itself.
 // The cost, one single-row primary-key SELECT per decision over Neon's HTTP path, is paid only
 // with the sandbox on; off, the offset is never read (CONTRACT §1: test seams exist only then).
-import type { Config } from "../config/parse.ts";
 import type { Queryable } from "../db/queryable.ts";
 
-export type ClockConfig = Pick<Config, "sandboxEnabled">;
+/**
+ * What business time needs of the configuration (a Config fits): whether the sandbox is on.
+ * Written out rather than picked from Config, so that Node programs (bench, scripts) can import
+ * the saga's runtime without the Worker's Env type that Config is parsed from.
+ */
+export interface ClockConfig {
+  sandboxEnabled: boolean;
+}
 
 /** The wall clock plus the test clock's offset with the sandbox on; the wall clock alone otherwise, without a query. */
 export async function businessNowMs(db: Queryable, config: ClockConfig): Promise<number> {
