@@ -5,6 +5,7 @@ export default defineConfig({
   schema: [
     "./src/ledger/schema.ts",
     "./src/transfers/schema.ts",
+    "./src/transfers/contestation-schema.ts",
     "./src/limits/schema.ts",
     "./src/audit/schema.ts",
     "./src/events/schema.ts",

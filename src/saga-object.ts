@@ -3,6 +3,7 @@
 // guarded by the expected state), serialises its steps, and uses its alarm for backoff checks,
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
+import { noticeContestationPastDeadline } from "./alerts/contestation-deadline.ts";
 import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
 import { businessOffsetMs } from "./clock/business-time.ts";
@@ -13,15 +14,27 @@ import { dbSettings } from "./db/settings.ts";
 import { logTransfer } from "./lib/log.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, nextWakeAtMs, type RunCause, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
+import { type ContestationStep, takeContestationStep } from "./saga-runtime/contestation-steps.ts";
+import { type ContestationPorts, driveContestations } from "./saga-runtime/contestations.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
 import { EventStreams, streamLifetimeMsMax, streamSlotLeaseMs } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
 import { SerialQueue } from "./saga-runtime/mutex.ts";
 import { sagaPorts } from "./saga-runtime/ports.ts";
 import { watchReturns } from "./saga-runtime/returns.ts";
-import type { CancelResult, EnsureArmedResult, PokeSource, ResolveResult, StartResult, Unavailable } from "./saga-runtime/rpc-results.ts";
+import type {
+  CancelResult,
+  ContestationStepResult,
+  ContestResult,
+  EnsureArmedResult,
+  PokeSource,
+  ResolveResult,
+  StartResult,
+  Unavailable,
+} from "./saga-runtime/rpc-results.ts";
 import { readStreamRequest, streamAnswer } from "./saga-runtime/stream-request.ts";
 import { accountStreamSlots } from "./saga-runtime/stream-slot.ts";
+import { type OpenContestationInput, openContestation } from "./transfers/contestations.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { cancelScheduledTransfer } from "./transfers/scheduled.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
@@ -35,6 +48,11 @@ const faultsKey = "consecutive_faults";
 export const misconfiguredRetryMs = 60_000;
 /** When a faulted step retries: the saga's wake while it is set, whatever its record says. */
 const faultRetryAtKey = "fault_retry_at_ms";
+/** When the transfer's contestations next need the object (a check, a deadline); absent: never. */
+const contestationWakeKey = "contestation_wake_at_ms";
+
+/** What the client route passes; the object adds the clocks and whether the provider takes contestations. */
+export type ContestInput = Omit<OpenContestationInput, "businessNowMs" | "completedOffsetMs" | "askProvider">;
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
@@ -115,6 +133,11 @@ export class TransferSaga extends DurableObject<Env> {
     if (!this.configured("poke")) return { state: null };
     return this.queue.run(async () => {
       const saga = await this.run({ cause: "poke" });
+      // A provider's webhook about a contested transfer makes its contestations ask too.
+      if (saga?.state === "completed") {
+        await this.runContestations("poke");
+        await this.arm(saga);
+      }
       this.log("poke", { source, state: saga?.state ?? null });
       return { state: saga?.state ?? null };
     });
@@ -127,8 +150,60 @@ export class TransferSaga extends DurableObject<Env> {
     }
     await this.queue.run(async () => {
       const saga = await this.run({ cause: "alarm" });
+      if (saga?.state === "completed") await this.runContestations("alarm");
       await this.events.deliverDue(false);
       if (saga) await this.arm(saga);
+    });
+  }
+
+  /**
+   * A client contests the completed transfer (CONTRACT §2): opened under the transfer's lock;
+   * a provider that takes contestations gets it from the alarm, at once, so a crash after the
+   * commit still forwards it.
+   */
+  async contest(input: ContestInput): Promise<ContestResult> {
+    return this.answering("contest", () =>
+      this.withDb(async (db): Promise<ContestResult> => {
+        const askProvider = sagaPorts(this.env, this.ctx, db).provider.contestations !== undefined;
+        const result = await openContestation(db, { ...input, ...(await this.clocks(db)), askProvider });
+        if (!("response" in result)) return result;
+        if (result.outcome === "created") {
+          await this.events.markDue(Date.now());
+          await this.streams.notify();
+        }
+        // A replay too: its first answer may have been lost with an object that never woke.
+        if (askProvider) await this.ctx.storage.put(contestationWakeKey, Date.now());
+        await this.arm((await this.get()) ?? (await this.load(db)));
+        return { outcome: result.outcome, contestationId: result.id, responseBody: JSON.stringify(result.response) };
+      }),
+    );
+  }
+
+  /** The owner's cancel, or an operator's record of Efí's hand-over or decision; then drives what follows. */
+  async contestationStep(contestationId: string, step: ContestationStep): Promise<ContestationStepResult> {
+    return this.answering("contestation_step", async () => {
+      const result = await this.withDb(async (db) => {
+        const providerDrives = sagaPorts(this.env, this.ctx, db).provider.contestations !== undefined;
+        return takeContestationStep(db, contestationId, step, { nowMs: Date.now(), ...(await this.clocks(db)), providerDrives });
+      });
+      if (result.outcome === "done") {
+        await this.events.markDue(Date.now());
+        await this.streams.notify();
+        // A refunding decision reads the transfer's returns now.
+        await this.runContestations("alarm");
+        await this.arm(await this.get());
+      }
+      return result;
+    });
+  }
+
+  /** The sweeper found a contestation overdue, or past its deadline (business time). */
+  async contestationsDue(): Promise<void> {
+    if (!this.configured("contestations_due")) return;
+    await this.queue.run(async () => {
+      await this.runContestations("alarm");
+      await this.events.deliverDue(false);
+      await this.arm(await this.get());
     });
   }
 
@@ -250,6 +325,42 @@ export class TransferSaga extends DurableObject<Env> {
     }
   }
 
+  /** Drives the transfer's contestations; a fault retries from the alarm, never fails the caller. */
+  private async runContestations(cause: RunCause): Promise<void> {
+    const transferId = this.ctx.id.name;
+    if (!transferId) return;
+    try {
+      const run = await this.withDb((db) => driveContestations(this.contestationPorts(db), transferId, cause));
+      if (run.changed) {
+        await this.events.markDue(Date.now());
+        await this.streams.notify();
+      }
+      if (run.wakeAtMs === null) await this.ctx.storage.delete(contestationWakeKey);
+      else await this.ctx.storage.put(contestationWakeKey, run.wakeAtMs);
+    } catch (error) {
+      const delayMs = faultRetryDelayMs(1);
+      await this.ctx.storage.put(contestationWakeKey, Date.now() + delayMs);
+      this.log("contestation_fault", { retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  private contestationPorts(db: Queryable): ContestationPorts {
+    return {
+      ...sagaPorts(this.env, this.ctx, db),
+      businessNowMs: async () => (await this.clocks(db)).businessNowMs,
+      loadSaga: () => this.load(db),
+      alertDeadline: (record) => noticeContestationPastDeadline(this.env, this.ctx, record),
+    };
+  }
+
+  /**
+   * Business time, and what it was ahead of the wall clock when this transfer completed.
+   * Without the test clock both are the wall clock.
+   */
+  private async clocks(_db: Queryable): Promise<{ businessNowMs: number; completedOffsetMs: number }> {
+    return { businessNowMs: Date.now(), completedOffsetMs: 0 };
+  }
+
   /** Asks for a completed transfer's returns and applies the new ones; the record is reloaded after. */
   private async watchReturns(ports: SagaPorts, db: Queryable, saga: SagaRecord): Promise<SagaRecord> {
     const watch = await watchReturns(ports, saga);
@@ -270,14 +381,15 @@ export class TransferSaga extends DurableObject<Env> {
     return loaded;
   }
 
-  /** The saga's next check or the next event delivery, whichever comes first. */
-  private async arm(saga: SagaRecord): Promise<void> {
+  /** The saga's next check, the next event delivery or the contestations' next need, whichever comes first. */
+  private async arm(saga: SagaRecord | null): Promise<void> {
     const faultRetryAtMs = await this.ctx.storage.get<number>(faultRetryAtKey);
-    const sagaWakeAtMs = faultRetryAtMs ?? nextWakeAtMs(saga, Date.now(), this.timings(), await this.businessOffsetMs(saga));
-    const eventsDueAtMs = await this.events.dueAtMs();
-    const wakeAtMs = sagaWakeAtMs === null ? eventsDueAtMs : eventsDueAtMs === null ? sagaWakeAtMs : Math.min(sagaWakeAtMs, eventsDueAtMs);
-    if (wakeAtMs === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(wakeAtMs);
+    const sagaWakeAtMs =
+      faultRetryAtMs ?? (saga === null ? null : nextWakeAtMs(saga, Date.now(), this.timings(), await this.businessOffsetMs(saga)));
+    const wakes = [sagaWakeAtMs, await this.events.dueAtMs(), (await this.ctx.storage.get<number>(contestationWakeKey)) ?? null];
+    const due = wakes.filter((wakeAtMs): wakeAtMs is number => wakeAtMs !== null);
+    if (due.length === 0) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.min(...due));
   }
 
   /** The test clock's offset, for a scheduled run's business instant only: no read for anything else. */

@@ -12,6 +12,7 @@ import { httpDb } from "./db/http.ts";
 import { dbSettings } from "./db/settings.ts";
 import { transfersWithOverdueEvents } from "./events/store.ts";
 import { logEvent } from "./lib/log.ts";
+import { transfersWithDueContestations } from "./transfers/contestation-reads.ts";
 import { dueScheduledTransferIds } from "./transfers/scheduled.ts";
 import { overdueTransferIds } from "./transfers/store.ts";
 
@@ -39,15 +40,18 @@ export async function sweep(env: Env, runtime: AlertRuntime, cause: SweepCause =
     return { poked: 0 };
   }
   const delivering = config.config.events.delivery === "on";
-  // Three reads, each one statement: Neon's HTTP path.
+  // Four reads, each one statement: Neon's HTTP path.
   const db = httpDb(dbSettings(env));
   const scheduledOverdueMs = cause === "clock_advanced" ? 0 : sweepOverdueMs;
   const scheduledIds = await dueScheduledTransferIds(db, config.config, scheduledOverdueMs, sweepBatchMax);
   const ids = [...scheduledIds, ...(await overdueTransferIds(db, sweepOverdueMs, sweepBatchMax))];
   // Undelivered events whose object did not wake (a lost alarm, a crash after the commit).
   const eventIds = delivering ? await transfersWithOverdueEvents(db, sweepOverdueMs, sweepBatchMax) : [];
+  // Contestations whose check is overdue, or whose deadline passed (business time) unalerted.
+  const contestedIds = await transfersWithDueContestations(db, sweepOverdueMs, Date.now(), sweepBatchMax);
   const poked = await inBatches(ids, (id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper"));
   const eventsPoked = await inBatches(eventIds, (id) => env.TRANSFER_SAGA.getByName(id).deliverEvents());
+  const contestedPoked = await inBatches(contestedIds, (id) => env.TRANSFER_SAGA.getByName(id).contestationsDue());
   logEvent("sweep", {
     cause,
     scheduled_due: scheduledIds.length,
@@ -55,9 +59,11 @@ export async function sweep(env: Env, runtime: AlertRuntime, cause: SweepCause =
     poked,
     events_overdue: eventIds.length,
     events_poked: eventsPoked,
+    contestations_due: contestedIds.length,
+    contestations_poked: contestedPoked,
   });
   await noticeProviderHealth(env, runtime, db);
-  return { poked: poked + eventsPoked };
+  return { poked: poked + eventsPoked + contestedPoked };
 }
 
 async function inBatches(ids: readonly string[], work: (id: string) => Promise<unknown>): Promise<number> {

@@ -8,4 +8,6 @@ export const operatorActionKinds = [
   "limits_changed",
   "transfer_resolved",
   "reconciliation_run",
+  "contestation_submitted",
+  "contestation_decided",
 ] as const;

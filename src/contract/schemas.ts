@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { operatorActionKinds } from "../audit/actions.ts";
 import { accountIdPattern, pixKeyTypes } from "../lib/ids.ts";
+import { contestationReasons, contestationStates, detailsLengthMax } from "../saga/contestations.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
 import { problemSlugs, problemTypeUri } from "../web/problem.ts";
@@ -265,12 +266,42 @@ export const auditPageSchema = z.strictObject({
 export const sweepSchema = z.strictObject({ poked: z.number().int().nonnegative().describe("Overdue sagas poked") });
 
 /** An outbound event (CONTRACT §6), as POSTed to EVENTS_URL and kept in the outbox. */
+export const contestationSchema = z.strictObject({
+  id: z.uuid(),
+  transfer_id: z.uuid().describe("The contested transfer"),
+  state: z
+    .enum(contestationStates)
+    .describe("open (not yet with the provider), submitted, then accepted, partially_accepted or rejected; canceled by its owner"),
+  reason: z.enum(contestationReasons),
+  details: z.string().min(1).max(detailsLengthMax),
+  created_at: timestamp,
+  submitted_at: timestamp.nullable().describe("When the provider took it"),
+  decided_at: timestamp.nullable(),
+  deadline_at: timestamp.describe("created_at + 11 days: MED 2.0's refund deadline"),
+  returned_cents: cents
+    .nonnegative()
+    .describe("The transfer's `fraud` returns since this contestation was made: the refund comes as a return, never from the contestation"),
+});
+
+export const contestationListSchema = z.strictObject({ data: z.array(contestationSchema) });
+
+export const opsContestationSchema = contestationSchema.extend({
+  account_id: accountIdSchema,
+  psp_ref: z.string().nullable().describe("The provider's reference, once it took it (recorded by an operator for Efí)"),
+  past_deadline: z.boolean().describe("deadline_at has passed without a decision"),
+  transfer: transferSchema,
+});
+
+export const opsContestationListSchema = z.strictObject({ data: z.array(opsContestationSchema) });
+
 export const outboundEventSchema = z.strictObject({
-  type: z.enum(["transfer.updated", "transfer.returned"]),
+  type: z.enum(["transfer.updated", "transfer.returned", "contestation.updated"]),
   id: z.string().regex(/^evt_/).describe("The event id: the `webhook-id` of every delivery attempt"),
   sequence: z.number().int().positive().describe("1, 2, 3... per transfer; the delivery order and the stream's event id"),
   occurred_at: timestamp,
-  data: transferSchema.describe("The transfer as its client saw it right after this change"),
+  data: z
+    .union([transferSchema, contestationSchema])
+    .describe("The transfer (or, for contestation.updated, the contestation) as its client saw it right after this change"),
 });
 
 export const eventAttemptSchema = z.strictObject({

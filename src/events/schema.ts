@@ -31,7 +31,7 @@ export const transferEvents = pgTable(
     unique("transfer_events_one_per_history_row").on(t.historyId),
     check("transfer_events_id_prefixed", sql`${t.id} LIKE 'evt\\_%'`),
     check("transfer_events_sequence_positive", sql`${t.sequence} > 0`),
-    check("transfer_events_type_known", sql`${t.type} IN ('transfer.updated', 'transfer.returned')`),
+    check("transfer_events_type_known", sql`${t.type} IN ('transfer.updated', 'transfer.returned', 'contestation.updated')`),
     check("transfer_events_updated_has_history", sql`(${t.type} = 'transfer.updated') = (${t.historyId} IS NOT NULL)`),
     index("transfer_events_undelivered").on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NULL`),
     // GET /ops/overview counts the parked events beside the pending ones. Parking is rare and

@@ -6,6 +6,8 @@ import type { JsonObject } from "../json.ts";
 
 export interface StreamedEvent {
   sequence: number;
+  /** transfer.updated, transfer.returned, or contestation.updated (its data the contestation). */
+  type: string;
   data: JsonObject & { state?: unknown };
 }
 
@@ -13,16 +15,21 @@ export interface StreamedEvent {
 export const streamReadMax = 100;
 
 export async function eventsAfter(db: Queryable, transferId: string, afterSequence: number): Promise<StreamedEvent[]> {
-  const { rows } = await db.query<{ sequence: number; data: StreamedEvent["data"] }>(
-    "SELECT sequence, data FROM transfer_events WHERE transfer_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3",
+  const { rows } = await db.query<StreamedEvent & Record<string, unknown>>(
+    "SELECT sequence, type, data FROM transfer_events WHERE transfer_id = $1 AND sequence > $2 ORDER BY sequence LIMIT $3",
     [transferId, afterSequence, streamReadMax],
   );
   return rows;
 }
 
+/**
+ * The transfer as its latest event shows it, with the latest sequence (a contestation's event
+ * may come after it: a fresh stream then starts from there, the transfer its first message).
+ */
 export async function latestEvent(db: Queryable, transferId: string): Promise<StreamedEvent | null> {
-  const { rows } = await db.query<{ sequence: number; data: StreamedEvent["data"] }>(
-    "SELECT sequence, data FROM transfer_events WHERE transfer_id = $1 ORDER BY sequence DESC LIMIT 1",
+  const { rows } = await db.query<StreamedEvent & Record<string, unknown>>(
+    `SELECT (SELECT max(sequence) FROM transfer_events WHERE transfer_id = $1) AS sequence, e.type, e.data
+       FROM transfer_events e WHERE e.transfer_id = $1 AND e.type <> 'contestation.updated' ORDER BY e.sequence DESC LIMIT 1`,
     [transferId],
   );
   return rows[0] ?? null;

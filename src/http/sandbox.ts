@@ -22,6 +22,7 @@ import { pspResponse, sandboxOperation } from "./openapi/sandbox.ts";
 import type { Parameter, SecurityRequirement } from "./openapi/types.ts";
 import { sandboxClockRoutes } from "./sandbox-clock.ts";
 import type { SandboxEnv } from "./sandbox-env.ts";
+import { sandboxContestationRoutes } from "./sandbox-contestations.ts";
 
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
@@ -103,6 +104,10 @@ const duringOutage: MiddlewareHandler<SandboxEnv> = async (c, next) => {
 };
 sandboxRoutes.use("/provider/pix/*", duringOutage);
 sandboxRoutes.use("/provider/dict/*", duringOutage);
+// The contestation API (sandbox-contestations.ts), behind the same token check as the rest.
+sandboxRoutes.use("/provider/pix/:idempotency_key/contestations", requireProviderToken());
+sandboxRoutes.use("/provider/contestations/*", requireProviderToken());
+sandboxRoutes.route("/", sandboxContestationRoutes);
 
 // `{}`: no token needed when PROVIDER_TOKEN is unset.
 const providerSecurity: SecurityRequirement[] = [{ providerToken: [] }, {}];

@@ -3,10 +3,14 @@
 // http-exchange bounds them and classify judges the answers.
 import type { BrCodeResolution } from "./br-code-resolution.ts";
 import { classifySend, classifyStatus } from "./classify.ts";
+import { classifyContest, classifyDecision } from "./classify-contestation.ts";
 import { classifyLookup } from "./classify-lookup.ts";
 import { classifyResolve } from "./classify-resolve.ts";
 import { exchangeOnce, type Fetcher } from "./http-exchange.ts";
 import type {
+  ContestationClaim,
+  ContestationStatusOutcome,
+  ContestOutcome,
   KeyLookup,
   LookupOutcome,
   PixOrder,
@@ -62,6 +66,20 @@ export function createHttpProvider(options: HttpProviderOptions): PixProvider {
       } as const;
       const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
       return classifyResolve(exchange, evidence);
+    },
+    contestations: {
+      async contest(claim: ContestationClaim): Promise<ContestOutcome> {
+        const body = JSON.stringify({ reason: claim.reason, details: claim.details });
+        const url = `${baseUrl}/pix/${encodeURIComponent(claim.idempotencyKey)}/contestations`;
+        const request = { url, method: "POST", headers: { ...headers, "content-type": "application/json" }, body } as const;
+        const { exchange, evidence } = await exchangeOnce(options.fetcher, request, options.timeoutMs);
+        return classifyContest(exchange, evidence);
+      },
+      async decision(pspRef: string): Promise<ContestationStatusOutcome> {
+        const url = `${baseUrl}/contestations/${encodeURIComponent(pspRef)}`;
+        const { exchange, evidence } = await exchangeOnce(options.fetcher, { url, method: "GET", headers, body: null }, options.timeoutMs);
+        return classifyDecision(pspRef, exchange, evidence);
+      },
     },
     async statement(window: StatementWindow): Promise<StatementOutcome> {
       const query = `from=${encodeURIComponent(windowInstant(window.fromMs))}&to=${encodeURIComponent(windowInstant(window.toMs))}`;

@@ -3,6 +3,7 @@
 // saga core's answers (src/saga/answers.ts) with the evidence kept for operators.
 import type { PixKeyType } from "../lib/ids.ts";
 import type { SendAnswer, StatusAnswer } from "../saga/answers.ts";
+import type { ContestationOutcome, ContestationReason } from "../saga/contestations.ts";
 import type { ProviderReturn } from "../saga/returns.ts";
 
 export interface PixOrder {
@@ -107,6 +108,24 @@ export type BrCodeResolution =
   /** Nothing definitive was learnt (timeout, 5xx, 429, a malformed answer): try again later. */
   | { kind: "unknown"; why: string; evidence: ProviderEvidence };
 
+/** A customer's contestation of a completed Pix (MED 2.0), as the provider is asked to take it. */
+export interface ContestationClaim {
+  /** The contested transfer's id: the payment's idempotency key at the provider. */
+  idempotencyKey: string;
+  reason: ContestationReason;
+  details: string;
+}
+
+/** The provider took it (`pspRef` is its id there), or nothing definitive was learnt: ask again. */
+export type ContestOutcome = ({ kind: "submitted"; pspRef: string } | { kind: "unknown"; why: string }) & { evidence: ProviderEvidence };
+
+/** The provider's decision on a contestation, or still none (`pending`), or no readable answer. */
+export type ContestationStatusOutcome = (
+  | { kind: "decided"; outcome: ContestationOutcome }
+  | { kind: "pending" }
+  | { kind: "unknown"; why: string }
+) & { evidence: ProviderEvidence };
+
 /** Never throws: every failure is an outcome (an `unknown` when nothing definitive was learnt). */
 export interface PixProvider {
   send(order: PixOrder): Promise<SendOutcome>;
@@ -117,4 +136,15 @@ export interface PixProvider {
   resolveBrCode(brCode: string): Promise<BrCodeResolution>;
   /** The provider's statement for a window (at most 24 h), every page of it (src/provider/statement.ts). */
   statement(window: StatementWindow): Promise<StatementOutcome>;
+  /**
+   * Absent when the provider takes no contestations from the payer's side (Efí): operators
+   * record them by hand (/ops/contestations). Never moves money: a decision's refund is a return.
+   */
+  contestations?: ContestationDesk;
+}
+
+/** A provider's contestation API (CONTRACT §4): hand one over, then ask for its decision. */
+export interface ContestationDesk {
+  contest(claim: ContestationClaim): Promise<ContestOutcome>;
+  decision(pspRef: string): Promise<ContestationStatusOutcome>;
 }

@@ -56,9 +56,14 @@ interface Subscriber {
 const encoder = new TextEncoder();
 const keepaliveBytes = encoder.encode(": keepalive\n\n");
 
+/** A contestation's change is named as such; every other event shows the transfer. */
 function message(event: StreamedEvent): Uint8Array {
-  return encoder.encode(`id: ${event.sequence}\nevent: transfer.updated\ndata: ${JSON.stringify(event.data)}\n\n`);
+  const name = event.type === "contestation.updated" ? event.type : "transfer.updated";
+  return encoder.encode(`id: ${event.sequence}\nevent: ${name}\ndata: ${JSON.stringify(event.data)}\n\n`);
 }
+
+/** After this event the transfer changes no more: a contestation's `canceled` is not the transfer's. */
+const isTerminal = (event: StreamedEvent): boolean => event.type !== "contestation.updated" && terminalStates.has(event.data.state);
 
 export class EventStreams {
   private readonly subscribers = new Set<Subscriber>();
@@ -111,7 +116,7 @@ export class EventStreams {
       this.write(subscriber, encoder.encode(`retry: ${reconnectHintMs}\n\n`));
       this.send(subscriber, read.events);
       // A resume after the terminal event has nothing left to wait for.
-      if (terminalStates.has(read.latest.data.state) && subscriber.lastSequence >= read.latest.sequence) this.close(subscriber);
+      if (isTerminal(read.latest) && subscriber.lastSequence >= read.latest.sequence) this.close(subscriber);
       if (this.subscribers.has(subscriber)) {
         subscriber.lifetime = setTimeout(() => this.close(subscriber), streamLifetimeMsMax);
         subscriber.keepalive = setInterval(() => this.keepAlive(subscriber), streamKeepaliveMs);
@@ -155,7 +160,7 @@ export class EventStreams {
       if (event.sequence <= subscriber.lastSequence) continue;
       subscriber.lastSequence = event.sequence;
       this.write(subscriber, message(event));
-      if (terminalStates.has(event.data.state)) {
+      if (isTerminal(event)) {
         this.close(subscriber);
         return;
       }

@@ -17,8 +17,9 @@ export function completedViewOf(saga: SagaRecord): CompletedView {
   return { state: saga.state, completedAtMs: saga.completedAtMs, returnIds: saga.returnIds };
 }
 
-export async function watchReturns(ports: SagaPorts, saga: SagaRecord): Promise<ReturnsWatch> {
-  const view = completedViewOf(saga);
+/** `refundWatchUntilMs`: a contestation's refund is awaited until then, past the usual watch. */
+export async function watchReturns(ports: SagaPorts, saga: SagaRecord, refundWatchUntilMs: number | null = null): Promise<ReturnsWatch> {
+  const view = { ...completedViewOf(saga), refundWatchUntilMs };
   const asked = afterCompletion(view, { type: "poked" }, ports.nowMs());
   if (!asked.some((c) => c.type === "check_returns")) return { checked: false };
   const outcome = await ports.provider.status(orderOf(saga));

@@ -26,3 +26,19 @@ export type CancelResult =
   | { outcome: "not_scheduled"; state: string }
   | { outcome: "not_found" }
   | Unavailable;
+
+/** A client's contestation (CONTRACT §2): created or replayed (its first answer as JSON text), or refused. */
+export type ContestResult =
+  | { outcome: "created" | "replayed"; contestationId: string; responseBody: string }
+  | { outcome: "key_reused" | "transfer_not_found" | "window_closed" | "wholly_returned" | "already_contested" }
+  | { outcome: "not_completed"; state: string }
+  | Unavailable;
+
+/** The owner's cancel of a contestation, or an operator's record of Efí's steps: the state it was in when refused. */
+export type ContestationStepResult =
+  | { outcome: "done"; state: string }
+  | { outcome: "wrong_state"; state: string }
+  /** An operator's record for a provider whose contestation API the object drives itself. */
+  | { outcome: "provider_drives_it" }
+  | { outcome: "not_found" }
+  | Unavailable;

@@ -12,6 +12,11 @@ export interface CompletedView {
   completedAtMs: number | null;
   /** The returns already recorded for it. */
   returnIds: readonly string[];
+  /**
+   * Until when returns are read past the usual watch: a contestation decided in the customer's
+   * favour waits for its refund (wall clock); absent or null: no such wait.
+   */
+  refundWatchUntilMs?: number | null;
 }
 
 export type AfterCompletionEvent = { type: "poked" } | { type: "returns_answered"; outcome: StatusAnswer };
@@ -19,7 +24,9 @@ export type AfterCompletionEvent = { type: "poked" } | { type: "returns_answered
 export type AfterCompletionCommand = { type: "check_returns" } | { type: "apply_returns"; returns: ProviderReturn[] };
 
 export function isWatchingReturns(view: CompletedView, nowMs: number): boolean {
-  return view.state === "completed" && view.completedAtMs !== null && nowMs < view.completedAtMs + returnsWatchMs;
+  if (view.state !== "completed" || view.completedAtMs === null) return false;
+  const refundWatchUntilMs = view.refundWatchUntilMs ?? null;
+  return nowMs < view.completedAtMs + returnsWatchMs || (refundWatchUntilMs !== null && nowMs < refundWatchUntilMs);
 }
 
 export function afterCompletion(view: CompletedView, event: AfterCompletionEvent, nowMs: number): AfterCompletionCommand[] {

@@ -120,7 +120,7 @@ describe("GET /openapi.json", () => {
 
   it("describes the events POSTed to EVENTS_URL as webhooks: each type, the OutboundEvent body, the signature headers, 2xx acknowledges", async () => {
     const doc = await fetchDocument();
-    expect(Object.keys(doc.webhooks).sort()).toEqual(["transfer.returned", "transfer.updated"]);
+    expect(Object.keys(doc.webhooks).sort()).toEqual(["contestation.updated", "transfer.returned", "transfer.updated"]);
     for (const [type, item] of Object.entries(doc.webhooks)) {
       const post = item.post;
       expect(post?.requestBody?.content["application/json"]?.schema, type).toEqual({ $ref: "#/components/schemas/OutboundEvent" });
@@ -137,7 +137,7 @@ describe("GET /openapi.json", () => {
     }
     expect(doc.components.securitySchemes.eventsSignature).toMatchObject({ type: "apiKey", in: "header", name: "webhook-signature" });
     expect(doc.components.schemas.OutboundEvent).toMatchObject({
-      properties: { type: { enum: ["transfer.updated", "transfer.returned"] } },
+      properties: { type: { enum: ["transfer.updated", "transfer.returned", "contestation.updated"] } },
     });
   });
 
@@ -165,6 +165,7 @@ describe("GET /openapi.json", () => {
         path.startsWith("/sandbox/provider/pix") ||
         path.startsWith("/sandbox/provider/dict/") ||
         path === "/sandbox/provider/outage" ||
+        path.startsWith("/sandbox/provider/contestations/") ||
         path === "/sandbox/provider/charges/{txid}" ||
         path === "/sandbox/provider/br-codes/resolve"
       )
@@ -180,6 +181,11 @@ describe("GET /openapi.json", () => {
     expect(statuses("post /v1/transfers")).toEqual(expect.arrayContaining(["202", "400", "401", "403", "413", "422", "429"]));
     expect(statuses("get /v1/transfers/{id}")).toEqual(expect.arrayContaining(["200", "401", "403", "404"]));
     expect(statuses("get /v1/transfers")).toEqual(expect.arrayContaining(["200", "400", "401", "403"]));
+    expect(statuses("post /v1/transfers/{id}/contestations")).toEqual(
+      expect.arrayContaining(["201", "400", "401", "403", "404", "409", "422"]),
+    );
+    expect(statuses("post /v1/contestations/{id}/cancel")).toEqual(expect.arrayContaining(["200", "404", "409"]));
+    expect(statuses("post /ops/contestations/{id}/decision")).toEqual(expect.arrayContaining(["200", "403", "404", "409", "415"]));
     expect(statuses("put /ops/accounts/{id}")).toEqual(expect.arrayContaining(["200", "201", "400", "401"]));
     expect(statuses("post /ops/accounts/{id}/credits")).toEqual(expect.arrayContaining(["200", "404", "422", "403", "415"]));
     // Every operator write lists the cross-site and content-type refusals; reads do not.

@@ -45,6 +45,10 @@ export const responseComponentIds = [
   "ProviderReconciliationRun",
   "ProviderCase",
   "ProviderCaseList",
+  "Contestation",
+  "ContestationList",
+  "OpsContestation",
+  "OpsContestationList",
 ] as const;
 
 export const requestComponentIds = [
@@ -63,6 +67,10 @@ export const requestComponentIds = [
   "SandboxClockRequest",
   "ProviderReconciliationRequest",
   "CaseDecisionRequest",
+  "ProviderContestRequest",
+  "CreateContestationRequest",
+  "OpsContestationSubmittedRequest",
+  "OpsContestationDecisionRequest",
 ] as const;
 
 export type ResponseComponentId = (typeof responseComponentIds)[number];

@@ -6,14 +6,17 @@ import { opsOverviewSchema } from "../../contract/overview-schema.ts";
 import * as responses from "../../contract/schemas.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
+import { createContestationBody } from "../contestations.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
+import { opsDecisionBody, opsSubmittedBody } from "../ops/contestations.ts";
 import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
 import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../sandbox.ts";
 import { clockAdvanceBody } from "../sandbox-clock.ts";
+import { providerContestBodySchema } from "../sandbox-contestations.ts";
 import * as sandboxResponses from "../sandbox-schemas.ts";
 import { createTransferBody } from "../transfer-requests.ts";
 import { putTrustedRecipientBody } from "../trusted-recipients.ts";
@@ -65,6 +68,10 @@ const responseSchemas = {
   ProviderReconciliationRun: reconciliation.providerReconciliationRunSchema,
   ProviderCase: reconciliation.providerCaseSchema,
   ProviderCaseList: reconciliation.providerCaseListSchema,
+  Contestation: responses.contestationSchema,
+  ContestationList: responses.contestationListSchema,
+  OpsContestation: responses.opsContestationSchema,
+  OpsContestationList: responses.opsContestationListSchema,
 } as const satisfies Record<ResponseComponentId, z.ZodType>;
 
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
@@ -84,6 +91,10 @@ const requestSchemas = {
   SandboxClockRequest: clockAdvanceBody,
   ProviderReconciliationRequest: providerReconciliationBody,
   CaseDecisionRequest: caseDecisionBody,
+  ProviderContestRequest: providerContestBodySchema,
+  CreateContestationRequest: createContestationBody,
+  OpsContestationSubmittedRequest: opsSubmittedBody,
+  OpsContestationDecisionRequest: opsDecisionBody,
 } as const satisfies Record<RequestComponentId, z.ZodType>;
 
 let converted: Record<string, JsonSchema> | undefined;

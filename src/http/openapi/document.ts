@@ -97,6 +97,10 @@ const edgeResponses: Record<string, ResponseObject> = {
 
 const tags = [
   { name: "transfers", description: "Send Pix and follow them (mobile clients)." },
+  {
+    name: "contestations",
+    description: "Contest a Pix you were defrauded, scammed or coerced into (MED 2.0); the refund comes back as a return.",
+  },
   { name: "accounts", description: "The caller's account." },
   { name: "operators", description: "Operator tools: accounts, credits, the review queue, reconciliation." },
   { name: "webhooks", description: "Events from the payment provider." },

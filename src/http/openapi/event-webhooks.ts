@@ -32,12 +32,21 @@ const eventHeaders: Parameter[] = [
 
 const delivery = `Delivered at least once and in order per transfer: \`sequence\` 1, 2, 3… and event \`n+1\` is not sent before \`n\` was acknowledged. Anything but a \`2xx\` within ${eventAttemptTimeoutMs / 1_000} s is retried under the same \`webhook-id\`, with backoff from EVENTS_RETRY_FIRST_MS doubling to 1 h, for at least 3 days; then the event is parked, later events of that transfer wait, and operators are alerted (\`GET /ops/events\`).`;
 
-function eventWebhook(type: "transfer.updated" | "transfer.returned", summary: string, what: string): { post: Operation } {
+type EventType = "transfer.updated" | "transfer.returned" | "contestation.updated";
+
+const operationIds: Record<EventType, string> = {
+  "transfer.updated": "transferUpdatedEvent",
+  "transfer.returned": "transferReturnedEvent",
+  "contestation.updated": "contestationUpdatedEvent",
+};
+
+function eventWebhook(type: EventType, summary: string, what: string): { post: Operation } {
+  const resource = type === "contestation.updated" ? "the contestation" : "the transfer";
   return {
     post: {
-      operationId: type === "transfer.updated" ? "transferUpdatedEvent" : "transferReturnedEvent",
+      operationId: operationIds[type],
       summary,
-      description: `POSTed to EVENTS_URL when ${what}. \`data\` is the transfer as its client saw it right after the change. ${delivery}`,
+      description: `POSTed to EVENTS_URL when ${what}. \`data\` is ${resource} as its client saw it right after the change. ${delivery}`,
       tags: ["events"],
       security: [{ eventsSignature: [] }],
       parameters: eventHeaders,
@@ -61,6 +70,11 @@ export function eventWebhooks(): Record<string, { post: Operation }> {
       "transfer.returned",
       "Money came back",
       "the provider returns money of a completed transfer (a devolução)",
+    ),
+    "contestation.updated": eventWebhook(
+      "contestation.updated",
+      "A contestation changed",
+      "a contestation of a transfer is made or changes state (in its transfer's sequence)",
     ),
   };
 }

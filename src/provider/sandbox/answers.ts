@@ -1,7 +1,7 @@
 // What the sandbox answers, computed from a stored payment, its behaviour and the time: pure, so
 // a payment's status is derived lazily ("confirmed once final_at_ms has passed") and never stored.
 import { type Behaviour, behaviourFor, isKnownToProvider, makesPix } from "./behaviours.ts";
-import { returnsBy } from "./returns.ts";
+import { returnsBy, type ScriptedReturn } from "./returns.ts";
 import type { PaymentRow } from "./store.ts";
 
 export interface SandboxAnswer {
@@ -57,8 +57,13 @@ function acceptedAnswer(row: PaymentRow, firstCall: boolean): Omit<SandboxAnswer
 export const idempotencyConflictAnswer: SandboxAnswer = { httpStatus: 409, body: { code: "idempotency_conflict" }, answerDelayMs: 0 };
 export const notFoundAnswer: SandboxAnswer = { httpStatus: 404, body: { code: "not_found" }, answerDelayMs: 0 };
 
-/** `statusCallNumber` counts this call, from 1. */
-export function statusAnswer(row: PaymentRow, statusCallNumber: number, nowMs: number): SandboxAnswer {
+/** `statusCallNumber` counts this call, from 1; `refunds`: a contestation's, once decided (contestations.ts). */
+export function statusAnswer(
+  row: PaymentRow,
+  statusCallNumber: number,
+  nowMs: number,
+  refunds: readonly ScriptedReturn[] = [],
+): SandboxAnswer {
   const behaviour = behaviourFor(row.pix_key);
   if (!isKnownToProvider(behaviour) || isHidden(behaviour, row, nowMs)) return notFoundAnswer;
   if (statusCallNumber <= behaviour.unavailableStatusCalls) return { httpStatus: 503, body: { code: "unavailable" }, answerDelayMs: 0 };
@@ -73,7 +78,7 @@ export function statusAnswer(row: PaymentRow, statusCallNumber: number, nowMs: n
       code: status === "rejected" ? behaviour.rejectCode : null,
       ...(status === "confirmed"
         ? {
-            returns: returnsBy(row, nowMs).map((r) => ({
+            returns: [...returnsBy(row, nowMs), ...refunds].map((r) => ({
               id: r.id,
               amount_cents: r.amountCents,
               reason: r.reason,

@@ -21,6 +21,7 @@ import {
 } from "./answers.ts";
 import { behaviourFor } from "./behaviours.ts";
 import { type ChargeChange, ChargeStore, type SandboxCharge } from "./charges.ts";
+import { ContestationStore, contestationRefunds, contestationStatus } from "./contestations.ts";
 import { efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
 import { deliverEfiWebhook } from "./efi-webhook-delivery.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
@@ -56,6 +57,7 @@ export interface WebhookAttemptReport {
 export class SandboxProvider extends DurableObject<Env> {
   private readonly store: PaymentStore;
   private readonly charges: ChargeStore;
+  private readonly contestations: ContestationStore;
   /** Sends being answered right now, and the most seen at once (PROVIDER_SEND_CONCURRENCY's proof). */
   private sendsInFlight = 0;
   private sendsInFlightMax = 0;
@@ -69,6 +71,51 @@ export class SandboxProvider extends DurableObject<Env> {
     super(ctx, env);
     this.store = new PaymentStore(ctx.storage.sql);
     this.charges = new ChargeStore(ctx.storage.sql);
+    this.contestations = new ContestationStore(ctx.storage.sql);
+  }
+
+  /**
+   * Takes a contestation of a confirmed payment (CONTRACT §4): one per payment, so a repeat
+   * answers the same one; decided `confirmMs` later, when the payment gets a new webhook so its
+   * saga asks (and finds the refund, if any, among its returns).
+   */
+  async contest(idempotencyKey: string, reason: string, confirmMs: number): Promise<SandboxAnswer> {
+    const payment = this.store.find(idempotencyKey);
+    const nowMs = Date.now();
+    if (payment === null || statusAnswer(payment, Number.MAX_SAFE_INTEGER, nowMs).httpStatus === 404) return notFoundAnswer;
+    const existing = this.contestations.ofPayment(idempotencyKey);
+    if (existing !== null) {
+      return { httpStatus: 200, body: { id: existing.id, status: contestationStatus(existing, payment, nowMs) }, answerDelayMs: 0 };
+    }
+    if (statusAnswer(payment, Number.MAX_SAFE_INTEGER, nowMs).body.status !== "confirmed") {
+      return { httpStatus: 409, body: { code: "not_confirmed" }, answerDelayMs: 0 };
+    }
+    const row = {
+      id: crypto.randomUUID(),
+      idempotency_key: idempotencyKey,
+      reason,
+      submitted_at_ms: nowMs,
+      decide_at_ms: nowMs + confirmMs,
+    };
+    this.contestations.insert(row);
+    const announced = behaviourFor(payment.pix_key).webhookStatus !== null;
+    if (announced && payment.webhook_state !== "pending")
+      this.store.scheduleWebhook(idempotencyKey, `msg_${crypto.randomUUID()}`, row.decide_at_ms);
+    await this.armAlarm();
+    return { httpStatus: 201, body: { id: row.id, status: "submitted" }, answerDelayMs: 0 };
+  }
+
+  /** A contestation's decision (`submitted` until it is made); 404 for an id never given. */
+  async contestation(id: string): Promise<SandboxAnswer> {
+    const row = this.contestations.find(id);
+    const payment = row === null ? null : this.store.find(row.idempotency_key);
+    if (row === null || payment === null) return notFoundAnswer;
+    return { httpStatus: 200, body: { id: row.id, status: contestationStatus(row, payment, Date.now()) }, answerDelayMs: 0 };
+  }
+
+  /** A payment's refund from its contestation, once decided. */
+  private refundsOf(row: PaymentRow, nowMs: number) {
+    return contestationRefunds(this.contestations.ofPayment(row.idempotency_key), row, nowMs);
   }
 
   /** What a receiver changed in the dynamic charge `txid` since its code was made; null: nothing. */
@@ -130,7 +177,8 @@ export class SandboxProvider extends DurableObject<Env> {
     const row = this.store.find(idempotencyKey);
     if (row === null) return notFoundAnswer;
     const statusCallNumber = this.store.countStatusCall(idempotencyKey);
-    return statusAnswer(row, statusCallNumber, Date.now());
+    const nowMs = Date.now();
+    return statusAnswer(row, statusCallNumber, nowMs, this.refundsOf(row, nowMs));
   }
 
   /**
@@ -192,7 +240,7 @@ export class SandboxProvider extends DurableObject<Env> {
     // The answers' bodies are built of JSON values only (answers.ts, efi-answers.ts).
     const items: JsonObject[] = [];
     for (const row of this.store.acceptedIn(fromMs, toMs, dialect)) {
-      const answer = statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs);
+      const answer = statusAnswer(row, Number.MAX_SAFE_INTEGER, nowMs, this.refundsOf(row, nowMs));
       if (answer.httpStatus !== 200) continue;
       if (dialect === "efi") {
         items.push(efiListItem(efiStatusAnswer(answer, row).body) as JsonObject);
