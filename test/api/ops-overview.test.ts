@@ -63,7 +63,9 @@ describe("GET /ops/overview", () => {
     expectConsistent(byDefault, 60);
     expectConsistent(await overview(1), 1);
     expectConsistent(await overview(1440), 1440);
-    expect(byDefault.contestations).toEqual({ open: 0, nearest_deadline_at: null });
+    // Other files contest transfers in the same database: the figures are consistent, not zero.
+    const { open, nearest_deadline_at: nearest } = byDefault.contestations;
+    expect(open === 0 ? nearest === null : nearest !== null).toBe(true);
   });
 
   it("is read by ops-token and by people signed in through Access, and by nobody else", async () => {

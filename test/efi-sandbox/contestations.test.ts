@@ -37,6 +37,10 @@ describe("with PROVIDER=efi, contestations are an operator's to hand over", () =
     const listed = (await queue.json<{ data: OpsContestation[] }>()).data.find((c) => c.id === opened.id);
     expect(listed).toMatchObject({ state: "open", psp_ref: null, past_deadline: false, deadline_at: opened.deadline_at });
     expect(listed?.transfer.id).toBe(transfer.id);
+    // The overview counts it among those waiting, and no deadline it names is later than this one's.
+    const overview = await (await opsCall("/ops/overview")).json<{ contestations: { open: number; nearest_deadline_at: string } }>();
+    expect(overview.contestations.open).toBeGreaterThanOrEqual(1);
+    expect(Date.parse(overview.contestations.nearest_deadline_at)).toBeLessThanOrEqual(Date.parse(opened.deadline_at));
 
     // A machine may not record a person's steps; a decision before the hand-over is 409.
     const path = `/ops/contestations/${opened.id}`;
