@@ -9,6 +9,7 @@ import { consoleHeaders } from "./headers.ts";
 import { page } from "./render.tsx";
 import { accountPages } from "./routes/accounts.tsx";
 import { auditPages } from "./routes/audit.tsx";
+import { contestationPages } from "./routes/contestations.tsx";
 import { loginRoutes } from "./routes/login.tsx";
 import { overviewPages } from "./routes/overview.tsx";
 import { providerReconciliationPages } from "./routes/provider-reconciliation.tsx";
@@ -31,6 +32,7 @@ signedIn.route("/", overviewPages);
 signedIn.route("/", transferPages);
 signedIn.route("/", accountPages);
 signedIn.route("/", auditPages);
+signedIn.route("/", contestationPages);
 signedIn.route("/", providerReconciliationPages);
 consoleRoutes.route("/", signedIn);
 

@@ -76,6 +76,7 @@ pre { white-space: pre-wrap; overflow-wrap: anywhere; margin: 0; max-height: 16r
 .state-completed { color: var(--ok); }
 .state-compensated, .state-compensating { color: var(--bad); }
 .state-needs_review { color: var(--warn); }
+.past-deadline { color: var(--bad); }
 .state-started, .state-funds_reserved, .state-submitted, .state-scheduled { color: var(--accent); }
 .state-canceled { color: var(--muted); }
 /* Our record beside the provider's: a differing row says so in words and with a bar, not colour alone. */

@@ -35,6 +35,7 @@ export function Layout({ title, csrfToken, children }: LayoutProps) {
                 <a href="/console/search">Search</a>
                 <a href="/console/queue">Review queue</a>
                 <a href="/console/scheduled">Scheduled</a>
+                <a href="/console/contestations">Contestations</a>
                 <a href="/console/reconciliation">Reconciliation</a>
                 <a href="/console/provider-reconciliation">Provider reconciliation</a>
                 <a href="/console/audit">Audit</a>
