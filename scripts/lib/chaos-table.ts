@@ -26,6 +26,7 @@ export const invariantNames: Record<string, string> = {
   I10: "one transfer per (account, Idempotency-Key)",
   I11: "every transfer's events are exactly its history",
   I12: "returns within the amount, credited once, listed as credited",
+  I16: "a contestation's returned_cents is its transfer's fraud returns since it was made",
 };
 
 /** Proxy counts are by mechanism; these names say what the test saw. */

@@ -47,12 +47,15 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+/** The transfer an event is about: its data's id, or a contestation's transfer_id. */
 function transferIdOf(body: string): string | null {
   try {
     const parsed: unknown = JSON.parse(body);
     if (typeof parsed !== "object" || parsed === null || !("data" in parsed)) return null;
     const data: unknown = parsed.data;
-    return typeof data === "object" && data !== null && "id" in data && typeof data.id === "string" ? data.id : null;
+    if (typeof data !== "object" || data === null) return null;
+    if ("transfer_id" in data && typeof data.transfer_id === "string") return data.transfer_id;
+    return "id" in data && typeof data.id === "string" ? data.id : null;
   } catch {
     return null;
   }

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { transferReturnApply } from "../../src/transfers/returns.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { contest } from "../support/contestations.ts";
 import { sandboxKeys } from "../support/faults.ts";
 import { checkInvariants, type InvariantId, type PaymentLookup, takeEntriesSnapshot } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
@@ -21,6 +22,8 @@ beforeAll(async () => {
   // A return on record, so the healthy account exercises I12 with a row to check.
   const returned = { id: `D-invariants-${completedId}`, amountCents: 1_000, reason: "fraud", atMs: Date.now() } as const;
   expect(await transferReturnApply(pool, completedId, returned)).toBe("applied");
+  // A contestation on record, so I16 has a row to check.
+  expect((await contest(accountId, completedId)).status).toBe(201);
   const refused = await (await createTransfer(accountId, { amount_cents: 9_000, ...sandboxKeys.silent })).json<TransferJson>();
   refusedId = refused.id;
   expect(refused.failure_reason).toBe("insufficient_funds");
@@ -188,6 +191,13 @@ describe("the invariant checker", () => {
       invariant: "I14",
       how: "a night charged with a transfer that never held anything",
       breakIt: (db) => db.query("INSERT INTO night_usage_charges (transfer_id, evening) VALUES ($1, current_date)", [refusedId]),
+    },
+    {
+      invariant: "I16",
+      how: "a contestation whose returned_cents counts a return from before it was made",
+      // Its transfer had a 1000-cent fraud return before it was made: one cent of it now counts.
+      breakIt: (db) =>
+        db.query("UPDATE contestations SET fraud_cents_before = fraud_cents_before - 1 WHERE transfer_id = $1", [completedId]),
     },
   ])("reports $invariant: $how", async ({ invariant, off, breakIt, payment }) => {
     expect(await violationsAfter(breakIt, payment?.(), off)).toContain(invariant);

@@ -22,15 +22,18 @@
 // I14 limit usage: a São Paulo day's usage equals its transfers held or paid (limit_day); a night
 //    window's equals the transfers charged to it (night_usage_charges), each held, paid or still
 //    scheduled (a compensated or canceled one has given its amount back).
+// I16 contestations: returned_cents equals the transfer's fraud returns since it was made; only
+//    on completed transfers; at most one not final per transfer (contestation-invariants.ts).
 import { env } from "cloudflare:test";
 import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { sqlStringList } from "../../src/db/sql-list.ts";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
 import { canTransition, inFlightStates, type TransferState, transferStates } from "../../src/saga/states.ts";
+import { contestationChecks } from "./contestation-invariants.ts";
 import { eventChecks } from "./event-invariants.ts";
 
-export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12", "I14"] as const;
+export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12", "I14", "I16"] as const;
 export type InvariantId = (typeof invariantIds)[number];
 
 export interface Violation {
@@ -153,6 +156,7 @@ async function sqlChecks(
     ...(await usageChecks(client, scope)),
     ...(options.entriesBefore ? await entriesUnchanged(client, options.entriesBefore) : []),
     ...(await eventChecks(client, scope)).map((found) => violation("I11", found.subject, found.detail)),
+    ...(await contestationChecks(client, scope)).map((found) => violation("I16", found.subject, found.detail)),
   ];
   const { rows: transfers } = await client.query<TransferRow>(
     `SELECT t.id, t.account_id, t.state, t.failure_reason, h.status AS hold_status,
