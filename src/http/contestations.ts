@@ -99,8 +99,13 @@ transferContestationRoutes.post("/:id/contestations", createDoc, jsonBody(create
   switch (result.outcome) {
     case "created":
       return c.body(result.responseBody, 201, { "content-type": "application/json" });
-    case "replayed":
-      return c.body(result.responseBody, 201, { "content-type": "application/json", "Idempotent-Replayed": "true" });
+    case "replayed": {
+      // The Worker's own retry of an interrupted call finds its first try committed: that is
+      // this request's first answer, not a replay.
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (result.contestationId !== input.id) headers["Idempotent-Replayed"] = "true";
+      return c.body(result.responseBody, 201, headers);
+    }
     case "key_reused":
       return problem(c, 422, { type: "idempotency-key-reused", detail: "This Idempotency-Key was used with a different request." });
     case "transfer_not_found":
