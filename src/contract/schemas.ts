@@ -289,6 +289,7 @@ export const opsContestationSchema = contestationSchema.extend({
   account_id: accountIdSchema,
   psp_ref: z.string().nullable().describe("The provider's reference, once it took it (recorded by an operator for Efí)"),
   past_deadline: z.boolean().describe("deadline_at has passed without a decision"),
+  deadline_alerted_at: timestamp.nullable().describe("When operators were alerted that it passed its deadline undecided (once)"),
   transfer: transferSchema,
 });
 

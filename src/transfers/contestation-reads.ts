@@ -36,6 +36,7 @@ export type OpsContestation = JsonObject & { id: string; transfer_id: string; st
 const opsColumns = `contestation_json(c.id) || jsonb_build_object(
     'account_id', c.account_id, 'psp_ref', c.psp_ref,
     'past_deadline', c.state IN ('open', 'submitted') AND c.deadline_at <= $1::timestamptz,
+    'deadline_alerted_at', rfc3339(c.deadline_alerted_at),
     'transfer', transfer_json(c.transfer_id)) AS item`;
 
 export const opsContestationsListedMax = 200;
