@@ -4,7 +4,6 @@
 // like the rest of the PSP API. Mounted under /sandbox by sandbox.ts, after its guards.
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Config } from "../config/parse.ts";
 import type { SandboxAnswer } from "../provider/sandbox/answers.ts";
 import { answerWith, sandbox } from "../provider/sandbox/reply.ts";
 import { contestationReasons, detailsLengthMax } from "../saga/contestations.ts";
@@ -13,8 +12,7 @@ import { jsonRequestBody, pathParameter } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
 import { pspResponse, sandboxOperation } from "./openapi/sandbox.ts";
 import type { SecurityRequirement } from "./openapi/types.ts";
-
-type SandboxEnv = { Bindings: Env; Variables: { config: Readonly<Config> } };
+import type { SandboxEnv } from "./sandbox-env.ts";
 
 export const providerContestBodySchema = z.object({
   reason: z.enum(contestationReasons),

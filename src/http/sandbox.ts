@@ -21,8 +21,8 @@ import { documented } from "./openapi/describe.ts";
 import { pspResponse, sandboxOperation } from "./openapi/sandbox.ts";
 import type { Parameter, SecurityRequirement } from "./openapi/types.ts";
 import { sandboxClockRoutes } from "./sandbox-clock.ts";
-import type { SandboxEnv } from "./sandbox-env.ts";
 import { sandboxContestationRoutes } from "./sandbox-contestations.ts";
+import type { SandboxEnv } from "./sandbox-env.ts";
 
 /** Same bound as the client API's Idempotency-Key: 1 to 255 printable ASCII characters. */
 const idempotencyKeySchema = z.string().regex(/^[\x21-\x7e]{1,255}$/);
