@@ -11,6 +11,7 @@ export default defineConfig({
     "./src/events/schema.ts",
     "./src/reconciliation/schema.ts",
     "./src/clock/schema.ts",
+    "./src/clock/advances-schema.ts",
   ],
   out: "./drizzle",
   dbCredentials: { url: process.env.DATABASE_URL ?? "" },

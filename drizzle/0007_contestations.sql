@@ -28,6 +28,12 @@ CREATE TABLE "contestations" (
 	CONSTRAINT "contestations_fraud_before_not_negative" CHECK ("contestations"."fraud_cents_before" >= 0)
 );
 --> statement-breakpoint
+CREATE TABLE "test_clock_advances" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"advanced_at" timestamp with time zone NOT NULL,
+	"offset_ms" bigint NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "operator_actions" DROP CONSTRAINT "operator_actions_action_known";--> statement-breakpoint
 ALTER TABLE "transfer_events" DROP CONSTRAINT "transfer_events_type_known";--> statement-breakpoint
 ALTER TABLE "contestations" ADD CONSTRAINT "contestations_transfer_id_transfers_id_fk" FOREIGN KEY ("transfer_id") REFERENCES "public"."transfers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -36,5 +42,12 @@ CREATE UNIQUE INDEX "contestations_one_active_per_transfer" ON "contestations" U
 CREATE INDEX "contestations_by_transfer" ON "contestations" USING btree ("transfer_id","created_at");--> statement-breakpoint
 CREATE INDEX "contestations_active_by_deadline" ON "contestations" USING btree ("deadline_at") WHERE "contestations"."state" IN ('open', 'submitted');--> statement-breakpoint
 CREATE INDEX "contestations_due" ON "contestations" USING btree ("next_check_at") WHERE "contestations"."next_check_at" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "test_clock_advances_by_time" ON "test_clock_advances" USING btree ("advanced_at");--> statement-breakpoint
 ALTER TABLE "operator_actions" ADD CONSTRAINT "operator_actions_action_known" CHECK ("operator_actions"."action" IN ('account_created', 'credit', 'credit_requested', 'credit_approved', 'limits_changed', 'transfer_resolved', 'reconciliation_run', 'contestation_submitted', 'contestation_decided'));--> statement-breakpoint
-ALTER TABLE "transfer_events" ADD CONSTRAINT "transfer_events_type_known" CHECK ("transfer_events"."type" IN ('transfer.updated', 'transfer.returned', 'contestation.updated'));
+ALTER TABLE "transfer_events" ADD CONSTRAINT "transfer_events_type_known" CHECK ("transfer_events"."type" IN ('transfer.updated', 'transfer.returned', 'contestation.updated'));--> statement-breakpoint
+-- Hand-written tail: every advance of the test clock is logged with the offset it left
+-- (drizzle/functions/test_clock_log_advance.sql), so the business time of a past moment is
+-- known (test_clock_business_at); the offset already there is logged as of its last advance.
+CREATE TRIGGER test_clock_advances_logged AFTER INSERT OR UPDATE ON test_clock
+  FOR EACH ROW EXECUTE FUNCTION test_clock_log_advance();--> statement-breakpoint
+INSERT INTO test_clock_advances (advanced_at, offset_ms) SELECT advanced_at, offset_ms FROM test_clock;

@@ -6,7 +6,7 @@ import { DurableObject } from "cloudflare:workers";
 import { noticeContestationPastDeadline } from "./alerts/contestation-deadline.ts";
 import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
-import { businessOffsetMs } from "./clock/business-time.ts";
+import { businessNowMs, businessOffsetMs } from "./clock/business-time.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import { httpDb } from "./db/http.ts";
 import type { Queryable } from "./db/queryable.ts";
@@ -51,8 +51,8 @@ const faultRetryAtKey = "fault_retry_at_ms";
 /** When the transfer's contestations next need the object (a check, a deadline); absent: never. */
 const contestationWakeKey = "contestation_wake_at_ms";
 
-/** What the client route passes; the object adds the clocks and whether the provider takes contestations. */
-export type ContestInput = Omit<OpenContestationInput, "businessNowMs" | "completedOffsetMs" | "askProvider">;
+/** What the client route passes; the object adds the instant and whether the provider takes contestations. */
+export type ContestInput = Omit<OpenContestationInput, "nowMs" | "testClock" | "askProvider">;
 
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
@@ -165,7 +165,9 @@ export class TransferSaga extends DurableObject<Env> {
     return this.answering("contest", () =>
       this.withDb(async (db): Promise<ContestResult> => {
         const askProvider = sagaPorts(this.env, this.ctx, db).provider.contestations !== undefined;
-        const result = await openContestation(db, { ...input, ...(await this.clocks(db)), askProvider });
+        // Business time is added inside the statement (the sandbox on): no round trip more.
+        const testClock = configuredOrThrow(this.env).sandboxEnabled;
+        const result = await openContestation(db, { ...input, nowMs: Date.now(), testClock, askProvider });
         if (!("response" in result)) return result;
         if (result.outcome === "created") {
           await this.events.markDue(Date.now());
@@ -184,7 +186,8 @@ export class TransferSaga extends DurableObject<Env> {
     return this.answering("contestation_step", async () => {
       const result = await this.withDb(async (db) => {
         const providerDrives = sagaPorts(this.env, this.ctx, db).provider.contestations !== undefined;
-        return takeContestationStep(db, contestationId, step, { nowMs: Date.now(), ...(await this.clocks(db)), providerDrives });
+        const businessNow = await businessNowMs(db, configuredOrThrow(this.env));
+        return takeContestationStep(db, contestationId, step, { nowMs: Date.now(), businessNowMs: businessNow, providerDrives });
       });
       if (result.outcome === "done") {
         await this.events.markDue(Date.now());
@@ -347,18 +350,10 @@ export class TransferSaga extends DurableObject<Env> {
   private contestationPorts(db: Queryable): ContestationPorts {
     return {
       ...sagaPorts(this.env, this.ctx, db),
-      businessNowMs: async () => (await this.clocks(db)).businessNowMs,
+      businessNowMs: () => businessNowMs(db, configuredOrThrow(this.env)),
       loadSaga: () => this.load(db),
       alertDeadline: (record) => noticeContestationPastDeadline(this.env, this.ctx, record),
     };
-  }
-
-  /**
-   * Business time, and what it was ahead of the wall clock when this transfer completed.
-   * Without the test clock both are the wall clock.
-   */
-  private async clocks(_db: Queryable): Promise<{ businessNowMs: number; completedOffsetMs: number }> {
-    return { businessNowMs: Date.now(), completedOffsetMs: 0 };
   }
 
   /** Asks for a completed transfer's returns and applies the new ones; the record is reloaded after. */

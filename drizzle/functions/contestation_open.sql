@@ -3,12 +3,14 @@
 -- of its own per (account, key), so concurrent repeats create one contestation. Then the
 -- transfer's row is locked (the order every writer of a transfer uses), so the rules below, the
 -- insert and the event's sequence are decided together: only the caller's transfer, `completed`
--- (its completion at most 80 days before p->'now', business time), not wholly returned, with no
--- other contestation that is not final. A refusal writes nothing.
+-- (its completion at most 80 days before now, both in business time), not wholly returned, with
+-- no other contestation that is not final. A refusal writes nothing.
 -- p: { id, account_id, transfer_id, idempotency_key, fingerprint, reason, details, now,
---      completed_offset_ms, ask_provider } where now is business time (RFC 3339) and completed_offset_ms what
--- business time was ahead of the wall clock when the transfer completed (0 without the test
--- clock); ask_provider: the provider takes contestations, so its object forwards it at once
+--      test_clock, ask_provider }. now (RFC 3339) is business time itself, or with test_clock
+-- (the sandbox on) the wall clock, to which this statement adds the test clock's offset (as
+-- transfer_open does: no round trip more); the completion's business time is then its wall
+-- time plus the offset in force at that moment (test_clock_business_at), not today's.
+-- ask_provider: the provider takes contestations, so its object forwards it at once
 -- (next_check_at now, which the sweeper finds if the object never wakes). deadline_at = now + 11 days.
 -- Results: created | replayed | key_reused | transfer_not_found | not_completed | window_closed |
 -- wholly_returned | already_contested.
@@ -22,6 +24,7 @@ DECLARE
   v_id uuid := (p->>'id')::uuid;
   v_account_id text := p->>'account_id';
   v_key text := p->>'idempotency_key';
+  v_test_clock boolean := (p->>'test_clock')::boolean;
   v_now timestamptz := (p->>'now')::timestamptz;
   v_existing contestations%ROWTYPE;
   v_t transfers%ROWTYPE;
@@ -29,7 +32,7 @@ DECLARE
   v_response jsonb;
 BEGIN
   IF NOT p ?& ARRAY['id', 'account_id', 'transfer_id', 'idempotency_key', 'fingerprint', 'reason', 'details', 'now',
-                    'completed_offset_ms', 'ask_provider'] THEN
+                    'test_clock', 'ask_provider'] THEN
     RAISE EXCEPTION 'contestation_open: the record lacks a field: %', p;
   END IF;
   SET LOCAL lock_timeout = '10s';
@@ -46,8 +49,11 @@ BEGIN
   SELECT * INTO v_t FROM transfers WHERE id = (p->>'transfer_id')::uuid AND account_id = v_account_id FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'transfer_not_found'); END IF;
   IF v_t.state <> 'completed' THEN RETURN jsonb_build_object('outcome', 'not_completed', 'state', v_t.state); END IF;
-  SELECT max(at) + (p->>'completed_offset_ms')::bigint * interval '1 millisecond' INTO v_completed_at
-    FROM transfer_history WHERE transfer_id = v_t.id AND to_state = 'completed';
+  SELECT max(at) INTO v_completed_at FROM transfer_history WHERE transfer_id = v_t.id AND to_state = 'completed';
+  IF v_test_clock THEN
+    v_now := v_now + test_clock_offset();
+    v_completed_at := test_clock_business_at(v_completed_at);
+  END IF;
   IF v_completed_at IS NULL OR v_now > v_completed_at + interval '80 days' THEN
     RETURN jsonb_build_object('outcome', 'window_closed');
   END IF;

@@ -22,10 +22,14 @@ export interface OpenContestationInput {
   requestFingerprint: string;
   reason: ContestationReason;
   details: string;
-  /** Business time: the 80-day window is judged and the 11-day deadline counted from it. */
-  businessNowMs: number;
-  /** How far business time was ahead of the wall clock when the transfer completed. */
-  completedOffsetMs: number;
+  /**
+   * The instant the 80-day window is judged at and the 11-day deadline counted from: business
+   * time itself, or with `testClock` the wall clock, to which the statement adds the test
+   * clock's offset (no round trip more; docs/clock.md).
+   */
+  nowMs: number;
+  /** The sandbox is on: business time is the test clock's, now and at the transfer's completion. */
+  testClock: boolean;
   /** The provider takes contestations: the object forwards it at once. */
   askProvider: boolean;
 }
@@ -44,8 +48,8 @@ export async function openContestation(db: Queryable, input: OpenContestationInp
     fingerprint: input.requestFingerprint,
     reason: input.reason,
     details: input.details,
-    now: new Date(input.businessNowMs).toISOString(),
-    completed_offset_ms: input.completedOffsetMs,
+    now: new Date(input.nowMs).toISOString(),
+    test_clock: input.testClock,
     ask_provider: input.askProvider,
   };
   const { rows } = await db.query<{ result: Record<string, unknown> }>("SELECT contestation_open($1::jsonb) AS result", [
@@ -82,11 +86,11 @@ export interface ContestationChange {
   /** Business time. */
   submittedAtMs?: number;
   decidedAtMs?: number;
+  deadlineAlertedAtMs?: number;
   /** Wall clock. */
   nextCheckAtMs?: number | null;
   refundWatchUntilMs?: number | null;
   checksMade?: number;
-  deadlineAlertedAtMs?: number;
   audit?: { actor: string; action: "contestation_submitted" | "contestation_decided"; note: string };
 }
 

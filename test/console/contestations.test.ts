@@ -30,8 +30,8 @@ describe("contestations in the console", () => {
         requestFingerprint: "console",
         reason: "coercion",
         details: "Made to pay.",
-        businessNowMs: Date.now() - madeAgoMs,
-        completedOffsetMs: 0,
+        nowMs: Date.now() - madeAgoMs,
+        testClock: false,
         askProvider: false,
       });
       if (result.outcome !== "created") throw new Error(result.outcome);

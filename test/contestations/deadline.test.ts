@@ -30,8 +30,9 @@ function input(accountId: string, transferId: string, businessNowMs: number): Op
     requestFingerprint: crypto.randomUUID(),
     reason: "fraud",
     details: "A stranger's call, a fake bank officer.",
-    businessNowMs,
-    completedOffsetMs: 0,
+    // Business time itself: without the test clock, the statement takes it as it is.
+    nowMs: businessNowMs,
+    testClock: false,
     // As with Efí: nothing to forward, so it stays open and its deadline can pass.
     askProvider: false,
   };
