@@ -7,6 +7,7 @@
 // minute's grace.
 import { noticeProviderHealth } from "./alerts/provider-degraded.ts";
 import type { AlertRuntime } from "./alerts/schedule.ts";
+import { businessNowMs } from "./clock/business-time.ts";
 import { configOf } from "./config/isolate.ts";
 import { httpDb } from "./db/http.ts";
 import { dbSettings } from "./db/settings.ts";
@@ -40,15 +41,17 @@ export async function sweep(env: Env, runtime: AlertRuntime, cause: SweepCause =
     return { poked: 0 };
   }
   const delivering = config.config.events.delivery === "on";
-  // Four reads, each one statement: Neon's HTTP path.
+  // Four reads, each one statement (and business time's with the sandbox on): Neon's HTTP path.
   const db = httpDb(dbSettings(env));
   const scheduledOverdueMs = cause === "clock_advanced" ? 0 : sweepOverdueMs;
   const scheduledIds = await dueScheduledTransferIds(db, config.config, scheduledOverdueMs, sweepBatchMax);
   const ids = [...scheduledIds, ...(await overdueTransferIds(db, sweepOverdueMs, sweepBatchMax))];
   // Undelivered events whose object did not wake (a lost alarm, a crash after the commit).
   const eventIds = delivering ? await transfersWithOverdueEvents(db, sweepOverdueMs, sweepBatchMax) : [];
-  // Contestations whose check is overdue, or whose deadline passed (business time) unalerted.
-  const contestedIds = await transfersWithDueContestations(db, sweepOverdueMs, Date.now(), sweepBatchMax);
+  // Contestations whose check is overdue, or whose deadline passed (business time) unalerted:
+  // after an advance of the test clock, this is what raises their alert within seconds.
+  const businessNow = await businessNowMs(db, config.config);
+  const contestedIds = await transfersWithDueContestations(db, sweepOverdueMs, businessNow, sweepBatchMax);
   const poked = await inBatches(ids, (id) => env.TRANSFER_SAGA.getByName(id).poke("sweeper"));
   const eventsPoked = await inBatches(eventIds, (id) => env.TRANSFER_SAGA.getByName(id).deliverEvents());
   const contestedPoked = await inBatches(contestedIds, (id) => env.TRANSFER_SAGA.getByName(id).contestationsDue());

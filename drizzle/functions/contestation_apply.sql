@@ -2,8 +2,8 @@
 -- transfer's row lock (then the contestation's), so its contestation.updated event takes the
 -- transfer's next sequence in the same transaction (the outbox, CONTRACT §6). A change of state
 -- or reference is an event; the object's own bookkeeping (next_check_at, checks_made) is not.
--- p_change: any of state, psp_ref, submitted_at, decided_at (business time, RFC 3339),
--- next_check_at, refund_watch_until (wall clock; null clears), checks_made, deadline_alerted_at,
+-- p_change: any of state, psp_ref, submitted_at, decided_at, deadline_alerted_at (business time,
+-- RFC 3339), next_check_at, refund_watch_until (wall clock; null clears), checks_made,
 -- and audit { actor, action, note } for an operator's step (operator_actions, same transaction).
 -- Results: { outcome: applied | state_mismatch | not_found, state }.
 CREATE OR REPLACE FUNCTION public.contestation_apply(p_id uuid, p_expected_state text, p_change jsonb)

@@ -36,18 +36,27 @@ export interface ContestationRun {
 }
 
 export async function driveContestations(ports: ContestationPorts, transferId: string, cause: RunCause): Promise<ContestationRun> {
+  const working = await workingContestations(ports.db, transferId);
+  if (working.length === 0) return { changed: false, wakeAtMs: null };
+  // Read once per run (a database read with the sandbox on): business time is then the wall
+  // clock plus this offset. An advance during the run is the next run's (its sweep pokes us).
+  const offsetMs = (await ports.businessNowMs()) - ports.nowMs();
+  const run: RunClock = { ...ports, runBusinessNowMs: () => ports.nowMs() + offsetMs };
   let changed = false;
-  for (const record of await workingContestations(ports.db, transferId)) {
-    if (await alertIfPastDeadline(ports, record)) changed = true;
+  for (const record of working) {
+    if (await alertIfPastDeadline(run, record)) changed = true;
     const due = cause === "poke" || (record.nextCheckAtMs !== null && record.nextCheckAtMs <= ports.nowMs());
-    if (due && (await step(ports, record))) changed = true;
+    if (due && (await step(run, record))) changed = true;
   }
-  return { changed, wakeAtMs: await nextWakeAtMs(ports, transferId) };
+  return { changed, wakeAtMs: await nextWakeAtMs(run, transferId, offsetMs) };
 }
 
-async function alertIfPastDeadline(ports: ContestationPorts, record: ContestationRecord): Promise<boolean> {
-  if (!isActive(record.state) || record.deadlineAlerted || record.deadlineAtMs > (await ports.businessNowMs())) return false;
-  const marked = await applyContestation(ports.db, record.id, record.state, { deadlineAlertedAtMs: ports.nowMs() });
+/** The ports of one run, with business time (deadlines, the contract's times) read once. */
+type RunClock = ContestationPorts & { runBusinessNowMs: () => number };
+
+async function alertIfPastDeadline(ports: RunClock, record: ContestationRecord): Promise<boolean> {
+  if (!isActive(record.state) || record.deadlineAlerted || record.deadlineAtMs > ports.runBusinessNowMs()) return false;
+  const marked = await applyContestation(ports.db, record.id, record.state, { deadlineAlertedAtMs: ports.runBusinessNowMs() });
   // Marked first, alerted after: a lost alert is cheaper than one repeated every sweep, and the
   // console's queue marks it past its deadline whatever became of the alert.
   if (marked.outcome === "applied") ports.alertDeadline(record);
@@ -55,7 +64,7 @@ async function alertIfPastDeadline(ports: ContestationPorts, record: Contestatio
 }
 
 /** One step of one contestation; true when it changed (its event is due). */
-async function step(ports: ContestationPorts, record: ContestationRecord): Promise<boolean> {
+async function step(ports: RunClock, record: ContestationRecord): Promise<boolean> {
   const desk = ports.provider.contestations;
   const nowMs = ports.nowMs();
   const command = nextContestationStep(record, desk !== undefined, nowMs);
@@ -71,7 +80,7 @@ async function step(ports: ContestationPorts, record: ContestationRecord): Promi
       const change: ContestationChange = {
         state: "submitted",
         pspRef: taken.pspRef,
-        submittedAtMs: await ports.businessNowMs(),
+        submittedAtMs: ports.runBusinessNowMs(),
         nextCheckAtMs: contestationRetryAtMs(0, ports.nowMs(), ports.timings),
         checksMade: 0,
       };
@@ -84,7 +93,7 @@ async function step(ports: ContestationPorts, record: ContestationRecord): Promi
       const refunding = isRefunding(answer.outcome);
       const decided = await applyContestation(ports.db, record.id, "submitted", {
         state: answer.outcome,
-        decidedAtMs: await ports.businessNowMs(),
+        decidedAtMs: ports.runBusinessNowMs(),
         nextCheckAtMs: refunding ? ports.nowMs() : null,
         refundWatchUntilMs: refunding ? ports.nowMs() + refundWatchMs : null,
         checksMade: 0,
@@ -109,7 +118,7 @@ async function step(ports: ContestationPorts, record: ContestationRecord): Promi
  * once; stops waiting once a `fraud` return since the contestation was made is there. True when
  * a return was applied.
  */
-async function checkRefund(ports: ContestationPorts, record: ContestationRecord): Promise<boolean> {
+async function checkRefund(ports: RunClock, record: ContestationRecord): Promise<boolean> {
   const saga = await ports.loadSaga();
   if (saga === null) return false;
   const watch = await watchReturns(ports, saga, record.refundWatchUntilMs);
@@ -131,10 +140,8 @@ const applied = (result: { outcome: string }): boolean => result.outcome === "ap
  * latter turned into wall-clock time under the test clock's current offset (it only grows, so
  * such a wake only comes earlier: a later advance's sweep pokes the object).
  */
-async function nextWakeAtMs(ports: ContestationPorts, transferId: string): Promise<number | null> {
+async function nextWakeAtMs(ports: RunClock, transferId: string, offsetMs: number): Promise<number | null> {
   const waiting = (await workingContestations(ports.db, transferId)).filter(isWaiting);
-  if (waiting.length === 0) return null;
-  const offsetMs = (await ports.businessNowMs()) - ports.nowMs();
   const wakes = waiting.flatMap((c) => [
     ...(c.nextCheckAtMs === null ? [] : [c.nextCheckAtMs]),
     ...(isActive(c.state) && !c.deadlineAlerted ? [c.deadlineAtMs - offsetMs] : []),

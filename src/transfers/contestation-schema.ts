@@ -41,7 +41,7 @@ export const contestations = pgTable(
     checksMade: integer("checks_made").notNull().default(0),
     /** After a refunding decision: the transfer's returns are read until then (wall clock). */
     refundWatchUntil: at("refund_watch_until"),
-    /** When the past-deadline alert was raised: at most once per contestation. */
+    /** When the past-deadline alert was raised (business time): at most once per contestation. */
     deadlineAlertedAt: at("deadline_alerted_at"),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },

@@ -5,6 +5,8 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { isMachine } from "../../auth/operators.ts";
+import { businessNowMs } from "../../clock/business-time.ts";
+import { configuredOrThrow } from "../../config/isolate.ts";
 import { uuidPattern } from "../../lib/ids.ts";
 import { pspRefSchema } from "../../provider/classify-contestation.ts";
 import { contestationOutcomes, contestationStates } from "../../saga/contestations.ts";
@@ -20,6 +22,7 @@ import { callObject } from "../../web/object-call.ts";
 import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
 import { opsOperator } from "../auth/ops-auth.ts";
+import { requestBusinessNowMs } from "../business-now.ts";
 import { withRequestDb } from "../db.ts";
 import { jsonRequestBody, jsonResponse, pathParameter, problemResponse, queryParameters, retryAfterHeader } from "../openapi/build.ts";
 import { documented } from "../openapi/describe.ts";
@@ -55,8 +58,10 @@ const listDoc = documented({
 
 opsContestationRoutes.get("/", listDoc, queryParams(opsContestationsQuery), async (c) => {
   const q = c.req.valid("query");
+  // Business time decides which are past their deadline.
+  const businessNow = await requestBusinessNowMs(c, configuredOrThrow(c.env));
   const data = await withRequestDb(c, (db) =>
-    contestationsForOps(db, { state: q.state ?? null, order: "oldest", limit: q.limit, businessNowMs: Date.now() }),
+    contestationsForOps(db, { state: q.state ?? null, order: "oldest", limit: q.limit, businessNowMs: businessNow }),
   );
   return c.json({ data });
 });
@@ -129,7 +134,9 @@ async function recordStep(c: Context<AppEnv>, stepOf: (actor: string) => Contest
   );
   switch (result.outcome) {
     case "done": {
-      const item = await withRequestDb(c, (db) => contestationForOps(db, id, Date.now()));
+      // Recorded already: not requestBusinessNowMs, whose 503 says nothing was written.
+      const config = configuredOrThrow(c.env);
+      const item = await withRequestDb(c, async (db) => contestationForOps(db, id, await businessNowMs(db, config)));
       return item === null ? notFound(c, "No such contestation.") : c.json(item);
     }
     case "wrong_state":
