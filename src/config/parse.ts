@@ -38,6 +38,8 @@ export interface Config {
   streamsPerAccountMax: number;
   /** TRUSTED_RECIPIENT_DELAY_MS (CONTRACT §2): a trusted recipient is active this long after it was asked for. */
   trustedRecipientDelayMs: number;
+  /** DEVICE_REGISTRATION_DELAY_MS: a device the client registers counts as registered this long after. */
+  deviceRegistrationDelayMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Readonly<Config> } | { ok: false; problems: readonly ConfigProblem[] };
@@ -55,6 +57,7 @@ export function parseConfig(env: Env): ConfigResult {
   const creditApprovalAboveCents = problems.check(() => tunable(env, "OPS_CREDIT_APPROVAL_ABOVE_CENTS"));
   const streamsPerAccountMax = problems.check(() => tunable(env, "MAX_STREAMS_PER_ACCOUNT"));
   const trustedRecipientDelayMs = problems.check(() => tunable(env, "TRUSTED_RECIPIENT_DELAY_MS"));
+  const deviceRegistrationDelayMs = problems.check(() => tunable(env, "DEVICE_REGISTRATION_DELAY_MS"));
   if (!isSet(env.DATABASE_URL)) problems.add("DATABASE_URL", "DATABASE_URL is unset");
   checkDeployment(env, sandboxEnabled, problems);
   const provider = readProvider(env, sandboxEnabled, problems);
@@ -79,7 +82,8 @@ export function parseConfig(env: Env): ConfigResult {
     sendConcurrency === null ||
     creditApprovalAboveCents === null ||
     streamsPerAccountMax === null ||
-    trustedRecipientDelayMs === null
+    trustedRecipientDelayMs === null ||
+    deviceRegistrationDelayMs === null
   ) {
     return { ok: false, problems: Object.freeze(problems.list.map((p) => Object.freeze(p))) };
   }
@@ -97,6 +101,7 @@ export function parseConfig(env: Env): ConfigResult {
     creditApprovalAboveCents,
     streamsPerAccountMax,
     trustedRecipientDelayMs,
+    deviceRegistrationDelayMs,
   };
   return { ok: true, config: deepFreeze(config) };
 }

@@ -19,6 +19,9 @@ interface Tunables {
   NEW_KEY_REVIEW_ABOVE_CENTS?: string;
   MAX_STREAMS_PER_ACCOUNT?: string;
   TRUSTED_RECIPIENT_DELAY_MS?: string;
+  NEW_DEVICE_TRANSFER_LIMIT_CENTS?: string;
+  NEW_DEVICE_DAILY_LIMIT_CENTS?: string;
+  DEVICE_REGISTRATION_DELAY_MS?: string;
 }
 
 interface Env extends Tunables {}

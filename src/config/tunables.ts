@@ -36,6 +36,11 @@ export const tunables = {
   MAX_STREAMS_PER_ACCOUNT: { fallback: 10, min: 1, max: 1_000 },
   /** 0 trusts at once (a test's choice); a month is far past any waiting period a bank asks for. */
   TRUSTED_RECIPIENT_DELAY_MS: { fallback: dayMs, min: 0, max: 30 * dayMs },
+  /** The Central Bank's cap on a device not yet registered: R$ 200 per transfer, R$ 1,000 a day. */
+  NEW_DEVICE_TRANSFER_LIMIT_CENTS: { fallback: 20_000, min: 1, max: centsMax },
+  NEW_DEVICE_DAILY_LIMIT_CENTS: { fallback: 100_000, min: 0, max: centsMax },
+  /** 0 makes a client's registration effective at once; a month is already longer than any rule asks. */
+  DEVICE_REGISTRATION_DELAY_MS: { fallback: dayMs, min: 0, max: 30 * dayMs },
 } as const satisfies Record<string, Tunable>;
 
 export type TunableName = keyof typeof tunables;

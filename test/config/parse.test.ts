@@ -29,6 +29,27 @@ describe("parseConfig", () => {
     expect(Object.isFrozen(http.config.provider)).toBe(true);
   });
 
+  it("reads the device rules: on by default with the sandbox off, off by default with it on, and their caps", () => {
+    const unset = { DEVICE_RULES: "" };
+    expect(parseConfig(productionEnv(unset))).toMatchObject({ ok: true, config: { rules: { device_rules: true } } });
+    expect(parseConfig({ ...env, ...unset })).toMatchObject({ ok: true, config: { rules: { device_rules: false } } });
+    expect(parseConfig({ ...env, DEVICE_RULES: "on" })).toMatchObject({
+      ok: true,
+      config: {
+        rules: { device_rules: true, new_device_transfer_cents: 20_000, new_device_daily_cents: 100_000 },
+        deviceRegistrationDelayMs: 86_400_000,
+      },
+    });
+    expect(parseConfig({ ...env, NEW_DEVICE_TRANSFER_LIMIT_CENTS: "0" })).toMatchObject({
+      ok: false,
+      problems: [{ variable: "NEW_DEVICE_TRANSFER_LIMIT_CENTS" }],
+    });
+    expect(parseConfig({ ...env, DEVICE_REGISTRATION_DELAY_MS: "1d" })).toMatchObject({
+      ok: false,
+      problems: [{ variable: "DEVICE_REGISTRATION_DELAY_MS" }],
+    });
+  });
+
   it("keeps HS256 allowed in production, and JWKS with both issuer and audience", () => {
     expect(parseConfig(productionEnv()).ok).toBe(true);
     const jwks = { JWT_JWKS_URL: "https://auth.example/jwks.json", JWT_ISSUER: "https://auth.example/", JWT_AUDIENCE: "pix" };

@@ -69,6 +69,8 @@ export interface Misconfiguration {
 
 export const misconfigurations: Misconfiguration[] = [
   { name: "PROVIDER unset", env: productionEnv({ PROVIDER: undefined }), variable: "PROVIDER" },
+  // A Central Bank rule is switched by on or off only: a typo never turns it off.
+  { name: "DEVICE_RULES neither on nor off", env: productionEnv({ DEVICE_RULES: "of" }), variable: "DEVICE_RULES" },
   { name: "PROVIDER=sandbox with the sandbox off", env: productionEnv({ PROVIDER: "sandbox" }), variable: "PROVIDER" },
   { name: "PROVIDER not a known adapter", env: productionEnv({ PROVIDER: "pagseguro" }), variable: "PROVIDER" },
   { name: "http without PROVIDER_URL", env: productionEnv({ PROVIDER_URL: undefined }), variable: "PROVIDER_URL" },

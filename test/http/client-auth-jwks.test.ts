@@ -10,7 +10,7 @@ const jwksUrl = "https://issuer.test/.well-known/jwks.json";
 const issuer = "https://issuer.test/";
 const audience = "pix-cashout";
 /** JWT_JWKS_URL without JWT_ISSUER and JWT_AUDIENCE: a configuration that must never authenticate anyone. */
-const openEnv: ClientAuthBindings = { JWT_SECRET: env.JWT_SECRET, JWT_JWKS_URL: jwksUrl };
+const openEnv: ClientAuthBindings = { JWT_SECRET: env.JWT_SECRET, JWT_JWKS_URL: jwksUrl, DEVICE_RULES: "off" };
 const strictEnv: ClientAuthBindings = { ...openEnv, JWT_ISSUER: issuer, JWT_AUDIENCE: audience };
 /** A valid claim set for this issuer and audience. */
 const claims = (overrides: Record<string, unknown> = {}) => validClaims({ iss: issuer, aud: audience, ...overrides });

@@ -8,19 +8,26 @@
 //   v1.use(clientAuth());                          // once per app, so the JWKS cache is shared
 //   v1.get("/balance", (c) => c.get("accountId"))  // a syntactically valid account id
 //
+// With DEVICE_RULES on, a token must also name its device (`device_id`, 1 to 128 printable ASCII):
+// the new-device cap is decided by it. Off, a valid `device_id` is still read (a device may be
+// registered ahead of the switch) but never required.
+//
 // Every bad token is a 401 problem with `WWW-Authenticate: Bearer`. An unreachable JWKS with
 // nothing usable cached is a 503 (our outage). Whether the account exists (403 otherwise) is for
 // the route that reads the database.
 import type { MiddlewareHandler } from "hono";
 import { defaultJwksFetch, JwksCache, type JwksFetch, jwksRefetchIntervalMsMin } from "../../auth/jwks.ts";
 import { type JwtFailure, type KeyLookup, verifyJwt } from "../../auth/jwt.ts";
-import { accountIdPattern } from "../../lib/ids.ts";
+import { readDeviceRules } from "../../config/device-rules.ts";
+import { accountIdPattern, deviceIdPattern } from "../../lib/ids.ts";
 import { log } from "../../lib/log.ts";
 import { problem } from "../../web/problem.ts";
 import { bearerToken, unauthorized } from "./bearer.ts";
 
-export type ClientAuthVariables = { accountId: string };
-export type ClientAuthBindings = Pick<Env, "JWT_SECRET" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE">;
+/** `deviceId`: the token's `device_id` when it is a valid one, else null (only possible with DEVICE_RULES off). */
+export type ClientAuthVariables = { accountId: string; deviceId: string | null };
+export type ClientAuthBindings = Pick<Env, "JWT_SECRET" | "JWT_JWKS_URL" | "JWT_ISSUER" | "JWT_AUDIENCE"> &
+  Partial<Pick<Env, "DEVICE_RULES" | "SANDBOX_PROVIDER">>;
 
 /** CONTRACT §5: account ids are 1 to 64 of [A-Za-z0-9_-]. */
 /** RFC 7518 §3.2: an HS256 key shorter than the hash output (32 bytes) is guessable. */
@@ -33,7 +40,7 @@ export type ClientAuthOptions = {
   nowMs?: () => number;
 };
 
-const failureDetails: Record<JwtFailure | "bad_subject", string> = {
+const failureDetails: Record<JwtFailure | "bad_subject" | "no_device", string> = {
   malformed: "The bearer token is not a well-formed JWT.",
   algorithm_not_allowed: "The bearer token is not signed with an accepted algorithm.",
   wrong_type: "The bearer token's typ header is not JWT or at+jwt.",
@@ -47,6 +54,7 @@ const failureDetails: Record<JwtFailure | "bad_subject", string> = {
   wrong_issuer: "The bearer token is from another issuer.",
   wrong_audience: "The bearer token is for another audience.",
   bad_subject: "The bearer token's subject is not an account id.",
+  no_device: "The bearer token names no device: a device_id claim of 1 to 128 printable ASCII characters is required.",
 };
 
 export function clientAuth(
@@ -97,7 +105,11 @@ export function clientAuth(
     if (!result.ok) return unauthorized(c, failureDetails[result.failure], true);
     const sub = result.claims.sub;
     if (typeof sub !== "string" || !accountIdPattern.test(sub)) return unauthorized(c, failureDetails.bad_subject, true);
+    const deviceId =
+      typeof result.claims.device_id === "string" && deviceIdPattern.test(result.claims.device_id) ? result.claims.device_id : null;
+    if (deviceId === null && readDeviceRules(c.env)) return unauthorized(c, failureDetails.no_device, true);
     c.set("accountId", sub);
+    c.set("deviceId", deviceId);
     await next();
   };
 }
