@@ -7,6 +7,7 @@ export default defineConfig({
     "./src/transfers/schema.ts",
     "./src/transfers/contestation-schema.ts",
     "./src/limits/schema.ts",
+    "./src/devices/schema.ts",
     "./src/audit/schema.ts",
     "./src/events/schema.ts",
     "./src/reconciliation/schema.ts",

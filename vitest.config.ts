@@ -114,7 +114,7 @@ export default defineConfig({
         test: {
           name: "suite",
           include: ["test/**/*.test.ts"],
-          exclude: [unitFiles, nodeFiles, clockFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**"],
+          exclude: [unitFiles, nodeFiles, clockFiles, "test/chaos/**", "test/efi-sandbox/**", "test/events/delivery/**", "test/devices/**"],
           ...sharedWorker,
         },
       },
@@ -128,6 +128,12 @@ export default defineConfig({
         // send timed out under load would keep its slot a second past its timeout.
         plugins: [testWorker("neonWsProxy", { ...efiBindings, SAGA_DEADLINE_MS: "600000", PROVIDER_TIMEOUT_MS: "10000" })],
         test: { name: "efi-storm", include: ["test/efi-sandbox/**/*storm*.test.ts"], ...sharedWorker },
+      },
+      {
+        // DEVICE_RULES on (off in the local environment): tokens name their device and an
+        // unregistered one is capped; a client's registration takes effect 2 s after it is asked.
+        plugins: [testWorker("neonWsProxy", { DEVICE_RULES: "on", DEVICE_REGISTRATION_DELAY_MS: "2000" })],
+        test: { name: "devices", include: ["test/devices/**/*.test.ts"], ...sharedWorker },
       },
       {
         plugins: [testWorker("neonWsProxy", {}, true)],

@@ -19,7 +19,7 @@ import { typecheck } from "./lib/typecheck.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** The projects of vitest.config.ts that share one run; `chaos` is the other. */
-const mainProjects = ["unit", "node", "suite", "efi", "efi-storm", "events", "clock"] as const;
+const mainProjects = ["unit", "node", "suite", "devices", "efi", "efi-storm", "events", "clock"] as const;
 const jsonOutputFlag = "--outputFile.json=";
 
 function vitest(args: readonly string[]): Promise<number> {

@@ -6,7 +6,8 @@
 -- (São Paulo) day and minute come from the caller's clock, so tests can drive them.
 -- p_transfer is one record, its fields named (src/transfers/store.ts builds it, TransferOpenRecord):
 -- id, account_id, amount_cents, pix_key, pix_key_type, description, idempotency_key, fingerprint,
--- deadline_ms, local_day, local_minute, rules, br_code, scheduled_for, run_at_ms, test_clock; every one present,
+-- deadline_ms, local_day, local_minute, rules, br_code, scheduled_for, run_at_ms, test_clock,
+-- device_id; every one present,
 -- null where it may be, so a field misnamed on either side fails here instead of reading as null.
 -- rules carries the defaults: per_transfer_cents, daily_cents, night_per_transfer_cents,
 -- night_total_cents, velocity_max_per_10_min, new_key_review_above_cents; and now_ms, the
@@ -20,6 +21,7 @@
 -- test_clock (the sandbox on, not scheduled): local_day, local_minute and now_ms are the wall
 -- clock's, and business time (docs/clock.md) is the test clock's offset added here, in this
 -- statement, so that opening a transfer costs no round trip more than it does in production.
+-- device_id: the client token's device with DEVICE_RULES on (the new-device cap judges it), else null.
 CREATE OR REPLACE FUNCTION public.transfer_open(p_transfer jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -44,6 +46,7 @@ DECLARE
   v_run_at_ms bigint := (p_transfer->>'run_at_ms')::bigint;
   v_test_clock boolean := (p_transfer->>'test_clock')::boolean;
   v_business_now timestamptz;
+  v_device_id text := p_transfer->>'device_id';
   v_inserted uuid;
   v_existing transfers%ROWTYPE;
   v_state text := CASE WHEN v_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
@@ -53,7 +56,7 @@ DECLARE
 BEGIN
   IF NOT p_transfer ?& ARRAY['id', 'account_id', 'amount_cents', 'pix_key', 'pix_key_type', 'description', 'idempotency_key',
                              'fingerprint', 'deadline_ms', 'local_day', 'local_minute', 'rules', 'br_code', 'scheduled_for',
-                             'run_at_ms', 'test_clock'] THEN
+                             'run_at_ms', 'test_clock', 'device_id'] THEN
     RAISE EXCEPTION 'transfer_open: the record lacks a field: %', p_transfer;
   END IF;
   -- The key first, under a lock of its own: one opener per (account, key) at a time, so a
@@ -85,11 +88,11 @@ BEGIN
   END IF;
   INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
                          idempotency_key, request_fingerprint, deadline_at, scheduled_for, next_check_at,
-                         br_code, br_code_kind, merchant_name, merchant_city)
+                         br_code, br_code_kind, merchant_name, merchant_city, device_id)
     VALUES (v_id, v_account_id, v_amount_cents, v_pix_key, v_pix_key_type, v_description, v_state,
             v_idempotency_key, v_fingerprint, now() + v_deadline_ms * interval '1 millisecond',
             v_scheduled_for, ms_to_timestamptz(v_run_at_ms),
-            v_br_code->>'text', v_br_code->>'kind', v_br_code->>'merchant_name', v_br_code->>'merchant_city')
+            v_br_code->>'text', v_br_code->>'kind', v_br_code->>'merchant_name', v_br_code->>'merchant_city', v_device_id)
     ON CONFLICT (account_id, idempotency_key) DO NOTHING RETURNING id INTO v_inserted;
   IF v_inserted IS NULL THEN
     SELECT * INTO v_existing FROM transfers

@@ -10,4 +10,6 @@ export const operatorActionKinds = [
   "reconciliation_run",
   "contestation_submitted",
   "contestation_decided",
+  "device_registered",
+  "device_removed",
 ] as const;

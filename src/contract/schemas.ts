@@ -44,7 +44,9 @@ export const transferSchema = z.strictObject({
   failure_code: z
     .string()
     .nullable()
-    .describe("With limit_exceeded: per_transfer, daily, nighttime, night_total or velocity; with provider_rejected: the provider's code"),
+    .describe(
+      "With limit_exceeded: per_transfer, daily, nighttime, night_total, new_device, new_device_daily or velocity; with provider_rejected: the provider's code",
+    ),
   end_to_end_id: z.string().nullable().describe("The Pix end-to-end id, once the provider gave one"),
   br_code: z.string().nullable().describe("The Pix Copia e Cola this transfer pays, as given; null for a transfer to a key"),
   merchant_name: z.string().max(25).nullable().describe("A static BR Code's merchant name (field 59); null otherwise"),
@@ -162,6 +164,18 @@ export const pixKeyOwnerSchema = z.strictObject({
     name: z.string(),
   }),
 });
+
+export const deviceSchema = z.strictObject({
+  device_id: z.string().describe("The `device_id` of the device's tokens"),
+  name: z.string().describe("The name it was registered with"),
+  state: z
+    .enum(["pending", "registered"])
+    .describe("registered from `effective_at` on; until then its transfers are capped as a new device's"),
+  effective_at: timestamp.describe("When the registration takes (or took) effect"),
+  last_used_at: timestamp.nullable().describe("When a transfer was last requested from it; null: never"),
+});
+
+export const deviceListSchema = z.strictObject({ data: z.array(deviceSchema).describe("Oldest first") });
 
 // Operators (CONTRACT §5).
 
@@ -325,4 +339,5 @@ export const opsEventListSchema = z.strictObject({ data: z.array(opsEventSchema)
 
 export type TransferBody = z.infer<typeof transferSchema>;
 export type BalanceBody = z.infer<typeof balanceSchema>;
+export type DeviceBody = z.infer<typeof deviceSchema>;
 export type BrCodePreviewBody = z.infer<typeof brCodePreviewSchema>;

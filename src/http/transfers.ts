@@ -124,6 +124,8 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
     brCode: payee.brCode,
     schedule: scheduled.schedule,
     testClock: config.sandboxEnabled && !scheduling,
+    // With the rules off the token's device is not the transfer's concern (CONTRACT §2 "Devices").
+    deviceId: config.rules.device_rules ? c.get("deviceId") : null,
   };
   const result = await callObject<StartResult>(c, "start", () => c.env.TRANSFER_SAGA.getByName(candidateId).start(input));
   switch (result.outcome) {

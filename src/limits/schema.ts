@@ -58,7 +58,8 @@ export const accountLimitsPending = pgTable(
 /**
  * What an account has committed in one limit window: a São Paulo day (`day`, starting on that
  * date) or a night window (`night`, starting on its evening, so a transfer at 05:59 counts toward
- * the evening before). Consumed with the hold, given back on compensation.
+ * the evening before), and the part of a day sent from unregistered devices (`new_device`, the
+ * Central Bank's cap). Consumed with the hold, given back on compensation.
  */
 export const limitUsage = pgTable(
   "limit_usage",
@@ -70,7 +71,7 @@ export const limitUsage = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.period, t.startsOn] }),
-    check("limit_usage_period_known", sql`${t.period} IN ('day', 'night')`),
+    check("limit_usage_period_known", sql`${t.period} IN ('day', 'night', 'new_device')`),
     check("limit_usage_used_not_negative", sql`${t.usedCents} >= 0`),
   ],
 );

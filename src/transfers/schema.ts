@@ -1,7 +1,7 @@
 // The saga record: the system of record for every transfer, so support and the sweeper can
 // query it. Written only by the SQL functions in drizzle/functions/.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, date, index, integer, jsonb, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
 import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import { accountRef, ledgerTransactions } from "../ledger/schema.ts";
@@ -33,6 +33,13 @@ export const transfers = pgTable(
     deadlineAt: at("deadline_at").notNull(),
     /** The São Paulo day whose daily limit this transfer consumed; null when it consumed none. */
     limitDay: date("limit_day", { mode: "string" }),
+    /** The client token's device (DEVICE_RULES on); null when the rules were off at the request. */
+    deviceId: text("device_id"),
+    /**
+     * Whether that device was registered when the hold was decided; false: its amount counts
+     * toward the day's new-device cap (given back on compensation). Null: no device rule ran.
+     */
+    deviceRegistered: boolean("device_registered"),
     /** The São Paulo day a scheduled transfer runs on (CONTRACT §2 `scheduled_for`); null: at once. */
     scheduledFor: date("scheduled_for", { mode: "string" }),
     /**
@@ -63,6 +70,7 @@ export const transfers = pgTable(
     check("transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(transferStates))})`),
     check("transfers_pix_key_type_known", sql`${t.pixKeyType} IN (${sql.raw(sqlStringList(pixKeyTypes))})`),
     check("transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
+    check("transfers_device_id_printable", sql`${t.deviceId} ~ '^[\\x20-\\x7e]{1,128}$'`),
     // The bounds of src/pix/br-code-model.ts: a code of at most 512, a name of 25, a city of 15.
     check("transfers_br_code_bounded", sql`char_length(${t.brCode}) BETWEEN 1 AND 512`),
     check(
@@ -90,6 +98,9 @@ export const transfers = pgTable(
     // Only scheduled transfers that ran have a row: a transfer sent at once pays no index write.
     index("transfers_scheduled_runs").on(t.accountId, t.ranAt).where(sql`${t.ranAt} IS NOT NULL`),
     index("transfers_by_end_to_end_id").on(t.endToEndId),
+    // A device's last use (GET /v1/devices) is its newest transfer: derived, never written per
+    // transfer. Partial, so with DEVICE_RULES off no transfer adds an entry.
+    index("transfers_by_device_newest").on(t.accountId, t.deviceId, t.createdAt.desc()).where(sql`${t.deviceId} IS NOT NULL`),
   ],
 );
 

@@ -34,6 +34,8 @@ export interface OpenTransferInput {
    * clock's offset in its own statement (docs/clock.md). Absent or false: they are business time.
    */
   testClock?: boolean;
+  /** The client token's device when DEVICE_RULES is on (the new-device cap judges it); absent or null otherwise. */
+  deviceId?: string | null;
 }
 
 export interface OpenBrCode {
@@ -96,6 +98,7 @@ interface TransferOpenRecord {
   scheduled_for: string | null;
   run_at_ms: number | null;
   test_clock: boolean;
+  device_id: string | null;
 }
 
 function transferOpenRecord(input: OpenTransferInput): TransferOpenRecord {
@@ -120,6 +123,7 @@ function transferOpenRecord(input: OpenTransferInput): TransferOpenRecord {
     scheduled_for: input.schedule?.scheduledFor ?? null,
     run_at_ms: input.schedule?.runAtMs ?? null,
     test_clock: input.testClock ?? false,
+    device_id: input.deviceId ?? null,
   };
 }
 

@@ -35,6 +35,8 @@ const defaultTitles = {
   "idempotency-key-in-use": "A request with this idempotency key is in progress",
   /** PUT /v1/trusted-recipients past the account's 50 (422): nothing was written. */
   "too-many-trusted-recipients": "Too many trusted recipients",
+  /** An account already has devicesPerAccountMax devices (src/devices/bounds.ts): one must be removed first (422). */
+  "too-many-devices": "Too many devices",
   conflict: "Conflict",
   "rate-limited": "Too many requests",
   internal: "Internal error",

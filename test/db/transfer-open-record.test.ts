@@ -37,6 +37,7 @@ describe("transfer_open's record", () => {
       br_code: null,
       scheduled_for: null,
       run_at_ms: null,
+      device_id: null,
     };
     await expect(pool.query("SELECT transfer_open($1::jsonb)", [JSON.stringify(record)])).rejects.toThrow(
       /transfer_open: the record lacks a field/,

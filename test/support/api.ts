@@ -25,10 +25,21 @@ function base64Url(bytes: Uint8Array | string): string {
   return btoa(raw).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }
 
-/** An HS256 client token for `sub`, valid for `ttlSeconds`. */
-export async function clientToken(sub: string, ttlSeconds = 600, secret = env.JWT_SECRET ?? ""): Promise<string> {
+/**
+ * The device every helper's token names unless told otherwise: ignored with DEVICE_RULES off (the
+ * local default), and with it on (the `devices` project) a device no test registers.
+ */
+export const supportDeviceId = "test-support";
+
+/** An HS256 client token for `sub`, valid for `ttlSeconds`, with `claims` besides (or instead of the `device_id`). */
+export async function clientToken(
+  sub: string,
+  ttlSeconds = 600,
+  secret = env.JWT_SECRET ?? "",
+  claims: Record<string, unknown> = { device_id: supportDeviceId },
+): Promise<string> {
   const header = base64Url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const payload = base64Url(JSON.stringify({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds }));
+  const payload = base64Url(JSON.stringify({ ...claims, sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds }));
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const signature = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${header}.${payload}`));
   return `${header}.${payload}.${base64Url(new Uint8Array(signature))}`;

@@ -49,6 +49,8 @@ export const responseComponentIds = [
   "ContestationList",
   "OpsContestation",
   "OpsContestationList",
+  "Device",
+  "DeviceList",
 ] as const;
 
 export const requestComponentIds = [
@@ -71,6 +73,7 @@ export const requestComponentIds = [
   "CreateContestationRequest",
   "OpsContestationSubmittedRequest",
   "OpsContestationDecisionRequest",
+  "RegisterDeviceRequest",
 ] as const;
 
 export type ResponseComponentId = (typeof responseComponentIds)[number];

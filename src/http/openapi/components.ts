@@ -7,6 +7,7 @@ import * as responses from "../../contract/schemas.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
 import { previewBrCodeBody } from "../br-codes.ts";
 import { createContestationBody } from "../contestations.ts";
+import { registerDeviceBody } from "../device-requests.ts";
 import { efiWebhookPayloadSchema } from "../efi-webhooks.ts";
 import { setLimitsBody } from "../limits.ts";
 import { creditBody } from "../ops/accounts.ts";
@@ -72,6 +73,8 @@ const responseSchemas = {
   ContestationList: responses.contestationListSchema,
   OpsContestation: responses.opsContestationSchema,
   OpsContestationList: responses.opsContestationListSchema,
+  Device: responses.deviceSchema,
+  DeviceList: responses.deviceListSchema,
 } as const satisfies Record<ResponseComponentId, z.ZodType>;
 
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
@@ -95,6 +98,7 @@ const requestSchemas = {
   CreateContestationRequest: createContestationBody,
   OpsContestationSubmittedRequest: opsSubmittedBody,
   OpsContestationDecisionRequest: opsDecisionBody,
+  RegisterDeviceRequest: registerDeviceBody,
 } as const satisfies Record<RequestComponentId, z.ZodType>;
 
 let converted: Record<string, JsonSchema> | undefined;

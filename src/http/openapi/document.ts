@@ -102,6 +102,11 @@ const tags = [
     description: "Contest a Pix you were defrauded, scammed or coerced into (MED 2.0); the refund comes back as a return.",
   },
   { name: "accounts", description: "The caller's account." },
+  {
+    name: "devices",
+    description:
+      "The devices registered for the caller's account: a transfer from any other is capped (the Central Bank's new-device rule).",
+  },
   { name: "operators", description: "Operator tools: accounts, credits, the review queue, reconciliation." },
   { name: "webhooks", description: "Events from the payment provider." },
   { name: "events", description: "Events this API sends to the fintech's own backend (EVENTS_URL)." },
