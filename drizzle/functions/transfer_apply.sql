@@ -70,10 +70,12 @@ BEGIN
     IF v_result NOT IN ('released', 'already_released') THEN
       RAISE EXCEPTION 'saga invariant violated: release of % answered %', p_id, v_result;
     END IF;
-    -- A compensated transfer gives its amount back to the day (and night) it consumed, once.
+    -- A compensated transfer gives its amount back to the day (and night) it consumed, once,
+    -- and to the day's new-device cap when it came from an unregistered device.
     IF v_result = 'released' AND v_t.limit_day IS NOT NULL THEN
       UPDATE limit_usage SET used_cents = used_cents - v_t.amount_cents
-        WHERE account_id = v_t.account_id AND period = 'day' AND starts_on = v_t.limit_day;
+        WHERE account_id = v_t.account_id AND starts_on = v_t.limit_day
+          AND (period = 'day' OR (period = 'new_device' AND v_t.device_registered IS FALSE));
     END IF;
     IF v_result = 'released' THEN PERFORM night_usage_give_back(p_id); END IF;
   END IF;

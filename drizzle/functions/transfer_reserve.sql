@@ -14,6 +14,8 @@
 -- (at p_rules.now_ms) meets no night rule and no new-key review either, and spends no night.
 -- p_rules.now_ms is the decision's business instant (docs/clock.md): trusted recipients and the
 -- run's own instant (ran_at, which the velocity rule counts) are judged by it.
+-- The new-device cap (device_rule_verdict) judges the transfer's own device, as registered at the
+-- decision: for a scheduled transfer, the device that requested it, at its run.
 -- Answers what happened: refused, held, review, insufficient_funds or retry_later.
 CREATE OR REPLACE FUNCTION public.transfer_reserve(p_id uuid, p_local_day date, p_local_minute integer, p_rules jsonb, p_retry_at timestamp with time zone)
  RETURNS text
@@ -28,6 +30,8 @@ DECLARE
   v_available bigint;
   v_trusted boolean;
   v_now timestamptz := ms_to_timestamptz((p_rules->>'now_ms')::bigint);
+  -- NULL: no device rule applies (DEVICE_RULES off, or no device on the transfer).
+  v_unregistered boolean;
 BEGIN
   IF v_now IS NULL THEN RAISE EXCEPTION 'transfer_reserve: no now_ms in %', p_rules; END IF;
   SELECT * INTO v_t FROM transfers WHERE id = p_id;
@@ -35,9 +39,11 @@ BEGIN
     RAISE EXCEPTION 'saga invariant violated: reserve for transfer % in %', p_id, v_t.state;
   END IF;
   v_trusted := trusted_recipient_active(v_t.account_id, v_t.pix_key, v_t.pix_key_type, v_now);
+  v_unregistered := device_unregistered(v_t.account_id, v_t.device_id, p_rules);
   v_verdict := coalesce(
     pix_limit_verdict(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute,
                       p_rules || jsonb_build_object('daytime_rules', v_t.scheduled_for IS NOT NULL OR v_trusted)),
+    device_rule_verdict(v_t.account_id, v_t.device_id, v_t.amount_cents, p_local_day, v_unregistered, p_rules),
     fraud_rule_velocity(p_id, v_t.account_id, p_rules));
 
   IF v_verdict IS NULL AND p_retry_at IS NOT NULL THEN
@@ -75,11 +81,16 @@ BEGIN
   END IF;
   INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (v_t.account_id, 'day', p_local_day, v_t.amount_cents)
     ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
+  IF v_unregistered THEN
+    INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (v_t.account_id, 'new_device', p_local_day, v_t.amount_cents)
+      ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
+  END IF;
   -- A scheduled run is judged by the daytime rules, so it does not spend the night window either.
   IF v_t.scheduled_for IS NULL AND NOT v_trusted THEN
     PERFORM night_usage_consume(p_id, v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);
   END IF;
-  UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day, updated_at = now()
+  UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day,
+                       device_registered = NOT v_unregistered, updated_at = now()
     WHERE id = p_id;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
     VALUES (p_id, 'started', 'funds_reserved', 'funds held', 'saga');
