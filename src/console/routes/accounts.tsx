@@ -8,6 +8,7 @@ import type { ConsoleEnv } from "../console-env.ts";
 import { readAccount } from "../data/account.ts";
 import { readAccountLimits } from "../data/account-limits.ts";
 import { withConsoleDb } from "../data/db.ts";
+import { readDevices } from "../data/devices.ts";
 import { reviewQueue } from "../data/queue.ts";
 import { scheduledTransfers } from "../data/scheduled.ts";
 import { requireCsrf } from "../guard.tsx";
@@ -23,13 +24,18 @@ export const accountPages = new Hono<ConsoleEnv>();
 accountPages.get("/accounts/:id", async (c) => {
   const accountId = c.req.param("id");
   const rules = configuredOrThrow(c.env).rules;
-  const { account, limits } = await withConsoleDb(c.env, async (db) => ({
+  const nowMs = Date.now();
+  const { account, limits, devices } = await withConsoleDb(c.env, async (db) => ({
     account: await readAccount(db, accountId),
-    limits: await readAccountLimits(db, accountId, Date.now(), rules),
+    limits: await readAccountLimits(db, accountId, nowMs, rules),
+    devices: await readDevices(db, accountId, nowMs),
   }));
   if (!account || !limits)
     return page(c, <RefusalPage title="Account not found" message="No customer account has this id." csrfToken={c.var.csrfToken} />, 404);
-  return page(c, <AccountPage account={account} limits={limits} csrfToken={c.var.csrfToken} />);
+  return page(
+    c,
+    <AccountPage account={account} limits={limits} devices={devices} deviceRules={rules.device_rules} csrfToken={c.var.csrfToken} />,
+  );
 });
 
 accountPages.get("/queue", async (c) => {

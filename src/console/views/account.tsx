@@ -1,11 +1,13 @@
-// The account page: balance, held and available, its limits and lookup budget, then its latest
-// ledger entries and transfers.
+// The account page: balance, held and available, its limits and lookup budget, its devices, then
+// its latest ledger entries and transfers.
 
 import type { TransferResource } from "../../transfers/store.ts";
 import type { AccountEntry, AccountView } from "../data/account.ts";
 import type { AccountLimitsView } from "../data/account-limits.ts";
+import type { DeviceView } from "../data/devices.ts";
 import { formatCents, formatTime } from "../format.ts";
 import { AccountLimitsSection } from "./account-limits.tsx";
+import { DevicesSection } from "./devices.tsx";
 import { Figure } from "./figure.tsx";
 import { Layout, StateBadge } from "./layout.tsx";
 import { TransferLink } from "./links.tsx";
@@ -49,7 +51,16 @@ function LatestSection<Row>({
   );
 }
 
-export function AccountPage({ account, limits, csrfToken }: { account: AccountView; limits: AccountLimitsView; csrfToken: string }) {
+export interface AccountPageProps {
+  account: AccountView;
+  limits: AccountLimitsView;
+  devices: DeviceView[];
+  /** DEVICE_RULES: whether unregistered devices are capped. */
+  deviceRules: boolean;
+  csrfToken: string;
+}
+
+export function AccountPage({ account, limits, devices, deviceRules, csrfToken }: AccountPageProps) {
   const { balance, entries, transfers } = account;
   return (
     <Layout title={`Account ${balance.accountId}`} csrfToken={csrfToken}>
@@ -59,6 +70,7 @@ export function AccountPage({ account, limits, csrfToken }: { account: AccountVi
         <Figure label="Available" value={formatCents(balance.availableCents)} />
       </div>
       <AccountLimitsSection view={limits} />
+      <DevicesSection devices={devices} deviceRules={deviceRules} />
       <LatestSection id="entries" title="Recent ledger entries" noun="entries" columns={entryColumns} rows={entries} />
       <LatestSection id="transfers" title="Recent transfers" noun="transfers" columns={transferColumns} rows={transfers} />
     </Layout>
