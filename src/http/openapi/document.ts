@@ -42,7 +42,7 @@ const securitySchemes: Record<string, SecurityScheme> = {
     scheme: "bearer",
     bearerFormat: "JWT",
     description:
-      "A JWT whose `sub` is the account id; `exp` required. The algorithm is pinned by configuration: HS256 with JWT_SECRET, or RS256/ES256 from JWT_JWKS_URL (then HS256 is off). `iss`/`aud` are checked when configured.",
+      "A JWT whose `sub` is the account id; `exp` required. The algorithm is pinned by configuration: HS256 with JWT_SECRET, or RS256/ES256 from JWT_JWKS_URL (then HS256 is off). `iss`/`aud` are checked when configured. With DEVICE_RULES on (production), a `device_id` claim (1 to 128 printable ASCII characters) names the device, and is required.",
   },
   accessJwt: {
     type: "apiKey",

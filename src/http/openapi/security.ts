@@ -8,7 +8,7 @@ export const clientSecurity: SecurityRequirement[] = [{ clientJwt: [] }];
 /** What every authenticated /v1 operation may answer besides its own outcomes. */
 export const clientAuthResponses: Record<string, ResponseObject> = {
   "401": problemResponse(
-    "Missing, malformed, expired or wrongly signed token (`alg` is pinned; `none` is refused).",
+    "Missing, malformed, expired or wrongly signed token (`alg` is pinned; `none` is refused), or, with DEVICE_RULES on, a token without a valid `device_id`.",
     wwwAuthenticateHeader,
   ),
   "403": problemResponse("The token is valid but its account (`sub`) does not exist."),
