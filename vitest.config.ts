@@ -132,7 +132,15 @@ export default defineConfig({
       {
         // DEVICE_RULES on (off in the local environment): tokens name their device and an
         // unregistered one is capped; a client's registration takes effect 2 s after it is asked.
-        plugins: [testWorker("neonWsProxy", { DEVICE_RULES: "on", DEVICE_REGISTRATION_DELAY_MS: "2000" })],
+        // The night caps never bind here, so the device cap is seen alone at any hour.
+        plugins: [
+          testWorker("neonWsProxy", {
+            DEVICE_RULES: "on",
+            DEVICE_REGISTRATION_DELAY_MS: "2000",
+            NIGHT_TRANSFER_LIMIT_CENTS: "100000000",
+            NIGHT_TOTAL_LIMIT_CENTS: "100000000",
+          }),
+        ],
         test: { name: "devices", include: ["test/devices/**/*.test.ts"], ...sharedWorker },
       },
       {
