@@ -219,6 +219,13 @@ export const providerCallSchema = z.strictObject({
 export const transferStorySchema = opsTransferSchema.extend({
   send_attempts: z.number().int().nonnegative(),
   held_before_sending: z.boolean().describe("Nothing was ever sent (an anti-fraud hold): resolved with approve or not_sent, never sent"),
+  device_id: z.string().nullable().describe("The device the client requested it from (DEVICE_RULES on); null when the rules were off"),
+  device_registered: z
+    .boolean()
+    .nullable()
+    .describe(
+      "Whether that device was registered when the hold was decided (false: it counted toward the new-device cap); null: not judged",
+    ),
   checks_made: z.number().int().nonnegative(),
   next_check_at: timestamp.nullable(),
   deadline_at: timestamp,

@@ -35,6 +35,8 @@ export async function transferStory(db: Queryable, transferId: string): Promise<
         'account_id', t.account_id,
         'send_attempts', t.send_attempts,
         'held_before_sending', t.last_sent_at IS NULL,
+        'device_id', t.device_id,
+        'device_registered', t.device_registered,
         'checks_made', t.checks_made,
         'next_check_at', rfc3339(t.next_check_at),
         'deadline_at', rfc3339(t.deadline_at),

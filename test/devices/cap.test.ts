@@ -8,6 +8,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
+import { transferStorySchema } from "../../src/contract/schemas.ts";
 import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { sleep } from "../../src/lib/sleep.ts";
 import { providerFor } from "../../src/provider/select.ts";
@@ -47,6 +48,13 @@ async function newDeviceUsedCents(accountId: string, day: string): Promise<numbe
 
 const today = () => saoPauloClock(Date.now()).day;
 
+/** GET /ops/transfers/:id, checked against the contract's schema. */
+async function storyOf(transferId: string) {
+  const response = await opsCall(`/ops/transfers/${transferId}`);
+  expect(response.status).toBe(200);
+  return transferStorySchema.parse(await response.json());
+}
+
 describe("the new-device cap per transfer", () => {
   it("the defaults are the Central Bank's: R$ 200 a transfer, R$ 1,000 a day", () => {
     expect(readRuleSettings(env)).toMatchObject({
@@ -67,12 +75,14 @@ describe("the new-device cap per transfer", () => {
     ]);
     expect(await sandboxPayment(refused.id)).toBeNull();
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 1_000_000, held_cents: 0 });
-    const story = await (await opsCall(`/ops/transfers/${refused.id}`)).json<{ history: { evidence: unknown }[] }>();
+    const story = await storyOf(refused.id);
     expect(story.history.at(-1)?.evidence).toMatchObject({ rule: "new_device", limit_cents: perTransferCents, device_id: deviceId });
+    expect(story).toMatchObject({ device_id: deviceId, device_registered: null });
 
     const exactly = await send(accountId, deviceId, perTransferCents);
     expect(exactly).toMatchObject({ state: "funds_reserved", failure_reason: null });
     expect(await newDeviceUsedCents(accountId, today())).toBe(perTransferCents);
+    expect(await storyOf(exactly.id)).toMatchObject({ device_id: deviceId, device_registered: false });
   });
 
   it("does not cap a registered device, nor count its transfers toward the day", async () => {
@@ -81,6 +91,7 @@ describe("the new-device cap per transfer", () => {
     expect((await opsRegister(accountId, deviceId)).status).toBe(201);
     const large = await send(accountId, deviceId, 300_000, happyKey);
     expect(large.failure_reason).toBeNull();
+    expect(await storyOf(large.id)).toMatchObject({ device_id: deviceId, device_registered: true });
     expect(await newDeviceUsedCents(accountId, today())).toBe(0);
   });
 

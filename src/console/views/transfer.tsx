@@ -48,6 +48,15 @@ function Facts({ story }: { story: TransferStory }) {
           </dd>
         </>
       )}
+      {story.device_id === null ? null : (
+        <>
+          <dt>Device</dt>
+          <dd>
+            <code>{story.device_id}</code>
+            {deviceNote(story.device_registered)}
+          </dd>
+        </>
+      )}
       <dt>End-to-end id</dt>
       <dd>{story.end_to_end_id === null ? "—" : <code>{story.end_to_end_id}</code>}</dd>
       {story.returned_cents > 0 ? (
@@ -68,6 +77,12 @@ function Facts({ story }: { story: TransferStory }) {
       <dd>{providerCallsSummary(story)}</dd>
     </dl>
   );
+}
+
+/** What the new-device cap made of the transfer's device at its hold. */
+function deviceNote(registered: boolean | null): string {
+  if (registered === null) return " (not judged: nothing held)";
+  return registered ? " (registered)" : " (not registered: capped as a new device)";
 }
 
 /**
