@@ -183,6 +183,19 @@ describe("the invariant checker", () => {
         ),
     },
     {
+      invariant: "I13",
+      how: "a day's new-device usage that no transfer from an unregistered device holds",
+      breakIt: (db) =>
+        db.query("INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES ($1, 'new_device', '2026-12-02', 1)", [
+          accountId,
+        ]),
+    },
+    {
+      invariant: "I13",
+      how: "a held transfer from an unregistered device that its day's new-device usage does not count",
+      breakIt: (db) => db.query("UPDATE transfers SET device_registered = false WHERE id = $1", [completedId]),
+    },
+    {
       invariant: "I14",
       how: "a day's usage that differs from its held and paid transfers",
       breakIt: (db) => db.query("UPDATE limit_usage SET used_cents = used_cents + 1 WHERE account_id = $1 AND period = 'day'", [accountId]),

@@ -163,6 +163,7 @@ describe("the new-device cap per day", () => {
     expect(await newDeviceUsedCents(accountId, today())).toBe(80_000);
     expect((await send(accountId, deviceId, 20_000)).failure_reason).toBeNull();
     expect((await send(accountId, deviceId, 1)).failure_code).toBe("new_device_daily");
+    expect(await checkInvariants(pool, { accountIds: [accountId] })).toEqual([]);
   });
 });
 

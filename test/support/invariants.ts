@@ -19,6 +19,8 @@
 // I12 returns: returned_cents within the amount and equal to the returns listed; returns only
 //    on completed transfers; every return has exactly one balanced pair of entries (the
 //    customer credited its amount, Pix clearing debited it) and one transfer.returned event.
+// I13 each day's new-device usage equals its unregistered devices' transfers still held or
+//    settled (test/support/device-invariants.ts).
 // I14 limit usage: a São Paulo day's usage equals its transfers held or paid (limit_day); a night
 //    window's equals the transfers charged to it (night_usage_charges), each held, paid or still
 //    scheduled (a compensated or canceled one has given its amount back).
@@ -31,9 +33,10 @@ import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
 import { canTransition, inFlightStates, type TransferState, transferStates } from "../../src/saga/states.ts";
 import { contestationChecks } from "./contestation-invariants.ts";
+import { deviceUsageChecks } from "./device-invariants.ts";
 import { eventChecks } from "./event-invariants.ts";
 
-export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12", "I14", "I16"] as const;
+export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12", "I13", "I14", "I16"] as const;
 export type InvariantId = (typeof invariantIds)[number];
 
 export interface Violation {
@@ -156,6 +159,7 @@ async function sqlChecks(
     ...(await usageChecks(client, scope)),
     ...(options.entriesBefore ? await entriesUnchanged(client, options.entriesBefore) : []),
     ...(await eventChecks(client, scope)).map((found) => violation("I11", found.subject, found.detail)),
+    ...(await deviceUsageChecks(client, scope)).map((found) => violation("I13", found.subject, found.detail)),
     ...(await contestationChecks(client, scope)).map((found) => violation("I16", found.subject, found.detail)),
   ];
   const { rows: transfers } = await client.query<TransferRow>(
