@@ -5,7 +5,7 @@
 // The API (src/http) and the console (src/console) are the two edges. They share only what lives
 // in shared rooms: src/web (problem+json, calls to objects, the sign-in throttle), src/contract
 // (the contract's schemas), src/auth (tokens and Access), src/config, src/db, src/lib, and the
-// domain rooms both read (ledger, transfers, limits, lookup, pix, events, audit, reconciliation).
+// domain rooms both read (ledger, transfers, limits, devices, lookup, pix, events, audit, reconciliation).
 const edges = "^src/(http|console)/";
 /** The entry points Workers calls: nothing below them may reach back up. */
 const entries = "^src/(worker|app|saga-object)[.]ts$";
