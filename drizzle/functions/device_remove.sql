@@ -1,6 +1,7 @@
 -- Removes an account's device at once (CONTRACT §2 "Devices"): its next transfer is capped
 -- again, and registering it again waits again. By the client (p_actor NULL), or by an operator,
--- audited as `device_removed` with what the device was at p_now, in the same transaction.
+-- audited as `device_removed` with what the device was at p_now (business time; the client's
+-- removal records nothing and passes NULL), in the same transaction.
 -- Answers removed, not_found (no such device) or account_not_found.
 CREATE OR REPLACE FUNCTION public.device_remove(p_account_id text, p_device_id text, p_now timestamp with time zone, p_actor text)
  RETURNS text

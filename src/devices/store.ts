@@ -59,19 +59,19 @@ export async function registerDevice(db: Queryable, registration: DeviceRegistra
   return result;
 }
 
-/** Removes it at once; `actor` null for the client, else the operator (audited). */
-export async function removeDevice(
-  db: Queryable,
-  accountId: string,
-  deviceId: string,
-  nowMs: number,
-  actor: string | null,
-): Promise<RemoveResult> {
+/** An operator's removal: audited with the device as it was at `nowMs` (business time). */
+export interface OperatorRemoval {
+  actor: string;
+  nowMs: number;
+}
+
+/** Removes it at once; `by` null for the client (nothing audited), else the operator. */
+export async function removeDevice(db: Queryable, accountId: string, deviceId: string, by: OperatorRemoval | null): Promise<RemoveResult> {
   const result = await callResult<string>(db, "SELECT device_remove($1, $2, ms_to_timestamptz($3), $4) AS result", [
     accountId,
     deviceId,
-    nowMs,
-    actor,
+    by?.nowMs ?? null,
+    by?.actor ?? null,
   ]);
   if (result === "removed" || result === "not_found" || result === "account_not_found") return result;
   throw new Error(`device_remove answered an unknown outcome: ${result}`);

@@ -7,11 +7,12 @@ import { devicesPerAccountMax } from "../devices/bounds.ts";
 import { devicesOf, registerDevice, removeDevice } from "../devices/store.ts";
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
+import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
 import { deviceIdParameter, devicePathId, registerDeviceBody } from "./device-requests.ts";
 import { jsonRequestBody, jsonResponse, problemResponse, requestIdResponseHeader } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
-import { clientAuthResponses, clientSecurity } from "./openapi/security.ts";
+import { clientAuthReadingBusinessTime, clientAuthResponses, clientSecurity } from "./openapi/security.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
 
 export const deviceRoutes = new Hono<AppEnv>();
@@ -30,12 +31,12 @@ const registerCurrentDeviceDoc = documented({
   security: clientSecurity,
   requestBody: jsonRequestBody("RegisterDeviceRequest"),
   responses: {
-    "202": jsonResponse("Asked for: the device, `pending` until `effective_at`.", "Device"),
+    "202": jsonResponse("Asked for: the device, `pending` until `effective_at` (business time plus the delay).", "Device"),
     "200": jsonResponse("Already pending or registered: the device as it is.", "Device"),
     "400": problemResponse(
       "Malformed JSON or an invalid `name` (see `errors`), or (with `DEVICE_RULES` off) a token that names no device. Nothing was written.",
     ),
-    ...clientAuthResponses,
+    ...clientAuthReadingBusinessTime,
     "413": problemResponse("The body is over 16 KiB."),
     "422": problemResponse(
       `The account already has ${devicesPerAccountMax} devices (\`type\` ends in \`/too-many-devices\`): remove one first.`,
@@ -47,13 +48,16 @@ deviceRoutes.put("/current", registerCurrentDeviceDoc, jsonBody(registerDeviceBo
   const deviceId = c.get("deviceId");
   // Only possible with DEVICE_RULES off: with them on such a token is refused before this.
   if (deviceId === null) return validationProblem(c, [{ field: "device_id", message: "the bearer token names no device" }]);
+  const config = configuredOrThrow(c.env);
+  // The delay is counted in business time, as the cap that reads effective_at is decided in it.
+  const nowMs = await requestBusinessNowMs(c, config);
   const registered = await withRequestDb(c, (db) =>
     registerDevice(db, {
       accountId: c.get("accountId"),
       deviceId,
       name: c.req.valid("json").name,
-      nowMs: Date.now(),
-      delayMs: configuredOrThrow(c.env).deviceRegistrationDelayMs,
+      nowMs,
+      delayMs: config.deviceRegistrationDelayMs,
       actor: null,
     }),
   );
@@ -76,14 +80,15 @@ deviceRoutes.put("/current", registerCurrentDeviceDoc, jsonBody(registerDeviceBo
 const listDevicesDoc = documented({
   operationId: "listDevices",
   summary: "List your devices",
-  description: "Every device registered or waiting to be, oldest first, with its state now.",
+  description: "Every device registered or waiting to be, oldest first, with its state at business time now.",
   tags: ["devices"],
   security: clientSecurity,
-  responses: { "200": jsonResponse("Your devices.", "DeviceList"), ...clientAuthResponses },
+  responses: { "200": jsonResponse("Your devices.", "DeviceList"), ...clientAuthReadingBusinessTime },
 });
 
 deviceRoutes.get("/", listDevicesDoc, async (c) => {
-  const list = await withRequestDb(c, (db) => devicesOf(db, c.get("accountId"), Date.now()));
+  const nowMs = await requestBusinessNowMs(c, configuredOrThrow(c.env));
+  const list = await withRequestDb(c, (db) => devicesOf(db, c.get("accountId"), nowMs));
   if (list === null) return problem(c, 403, { type: "forbidden", detail: noAccount });
   return c.json(list);
 });
@@ -107,7 +112,7 @@ const removeDeviceDoc = documented({
 deviceRoutes.delete("/:device_id", removeDeviceDoc, async (c) => {
   const path = devicePathId(c);
   if (!path.ok) return path.response;
-  const removed = await withRequestDb(c, (db) => removeDevice(db, c.get("accountId"), path.deviceId, Date.now(), null));
+  const removed = await withRequestDb(c, (db) => removeDevice(db, c.get("accountId"), path.deviceId, null));
   if (removed === "account_not_found") return problem(c, 403, { type: "forbidden", detail: noAccount });
   if (removed === "not_found") return notFound(c, "Your account has no device with this id.");
   return c.body(null, 204);

@@ -9,16 +9,9 @@ import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
-import {
-  accountIdParameter,
-  invalidAccountIdResponse,
-  jsonRequestBody,
-  jsonResponse,
-  problemResponse,
-  retryAfterHeader,
-} from "./openapi/build.ts";
+import { accountIdParameter, invalidAccountIdResponse, jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
-import { clientAuthResponses, clientSecurity, opsAuthResponses, opsSecurity } from "./openapi/security.ts";
+import { clientAuthReadingBusinessTime, clientSecurity, opsAuthResponses, opsSecurity } from "./openapi/security.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
 
 const centsField = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -58,11 +51,7 @@ const getLimitsDoc = documented({
   security: clientSecurity,
   responses: {
     "200": jsonResponse("The limits.", "ClientLimits"),
-    ...clientAuthResponses,
-    "503": problemResponse(
-      "The token's signing keys (JWKS) cannot be fetched, or (sandbox only) business time cannot be read: retry after `Retry-After`.",
-      retryAfterHeader,
-    ),
+    ...clientAuthReadingBusinessTime,
   },
 });
 

@@ -1,6 +1,9 @@
 // Devices in tests (the `devices` project: DEVICE_RULES on, a 2 s registration delay): tokens
-// that name their device, and the client's and operators' device calls.
+// that name their device, and the client's and operators' device calls. The client's calls go to
+// the project's Worker unless `via` names another (a clock test's Worker with DEVICE_RULES on).
 import { call, clientToken, opsCall, type TransferBody } from "./api.ts";
+
+export type Caller = (path: string, init?: RequestInit) => Promise<Response>;
 
 /** A client's headers whose token names `deviceId` (null: a token without the claim). */
 export async function deviceHeaders(
@@ -26,8 +29,13 @@ export interface DeviceJson {
 }
 
 /** PUT /v1/devices/current from `deviceId`, with `body` as given (a string is sent as is). */
-export async function registerCurrent(accountId: string, deviceId: string, body: unknown = { name: "Pixel da Ana" }): Promise<Response> {
-  return call("/v1/devices/current", {
+export async function registerCurrent(
+  accountId: string,
+  deviceId: string,
+  body: unknown = { name: "Pixel da Ana" },
+  via: Caller = call,
+): Promise<Response> {
+  return via("/v1/devices/current", {
     method: "PUT",
     headers: await deviceHeaders(accountId, deviceId),
     body: typeof body === "string" ? body : JSON.stringify(body),
@@ -35,8 +43,8 @@ export async function registerCurrent(accountId: string, deviceId: string, body:
 }
 
 /** GET /v1/devices, asked from `deviceId`. */
-export async function listDevices(accountId: string, deviceId: string): Promise<DeviceJson[]> {
-  const response = await call("/v1/devices", { headers: await deviceHeaders(accountId, deviceId) });
+export async function listDevices(accountId: string, deviceId: string, via: Caller = call): Promise<DeviceJson[]> {
+  const response = await via("/v1/devices", { headers: await deviceHeaders(accountId, deviceId) });
   if (response.status !== 200) throw new Error(`GET /v1/devices answered ${response.status}`);
   return (await response.json<{ data: DeviceJson[] }>()).data;
 }
@@ -65,8 +73,9 @@ export async function transferFrom(
   deviceId: string,
   body: TransferBody & { scheduled_for?: string },
   idempotencyKey: string = crypto.randomUUID(),
+  via: Caller = call,
 ): Promise<Response> {
-  return call("/v1/transfers", {
+  return via("/v1/transfers", {
     method: "POST",
     headers: await deviceHeaders(accountId, deviceId, { "idempotency-key": idempotencyKey }),
     body: JSON.stringify(body),

@@ -2,6 +2,7 @@
 // running reconciliation.
 import { type Context, Hono } from "hono";
 import { recordAction } from "../../audit/operator-writes.ts";
+import { businessNowMs } from "../../clock/business-time.ts";
 import { configuredOrThrow } from "../../config/isolate.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { ConsoleEnv } from "../console-env.ts";
@@ -23,13 +24,17 @@ export const accountPages = new Hono<ConsoleEnv>();
 
 accountPages.get("/accounts/:id", async (c) => {
   const accountId = c.req.param("id");
-  const rules = configuredOrThrow(c.env).rules;
-  const nowMs = Date.now();
-  const { account, limits, devices } = await withConsoleDb(c.env, async (db) => ({
-    account: await readAccount(db, accountId),
-    limits: await readAccountLimits(db, accountId, nowMs, rules),
-    devices: await readDevices(db, accountId, nowMs),
-  }));
+  const config = configuredOrThrow(c.env);
+  const { rules } = config;
+  const { account, limits, devices } = await withConsoleDb(c.env, async (db) => {
+    // A device's state is what the cap would judge now: pending or registered in business time.
+    const nowMs = await businessNowMs(db, config);
+    return {
+      account: await readAccount(db, accountId),
+      limits: await readAccountLimits(db, accountId, nowMs, rules),
+      devices: await readDevices(db, accountId, nowMs),
+    };
+  });
   if (!account || !limits)
     return page(c, <RefusalPage title="Account not found" message="No customer account has this id." csrfToken={c.var.csrfToken} />, 404);
   return page(

@@ -15,6 +15,21 @@ export const clientAuthResponses: Record<string, ResponseObject> = {
   "503": problemResponse("The token's signing keys (JWKS) cannot be fetched right now; retry later.", retryAfterHeader),
 };
 
+/** clientAuthResponses for an operation that reads business time (src/http/business-now.ts) before it writes. */
+export const clientAuthReadingBusinessTime: Record<string, ResponseObject> = {
+  ...clientAuthResponses,
+  "503": problemResponse(
+    "The token's signing keys (JWKS) cannot be fetched, or (sandbox only) business time cannot be read: retry after `Retry-After`.",
+    retryAfterHeader,
+  ),
+};
+
+/** An operator operation's 503 when it reads business time (src/http/business-now.ts) before it writes. */
+export const businessTimeUnreadableResponse: ResponseObject = problemResponse(
+  "Business time cannot be read (sandbox only); nothing was written: retry after `Retry-After`.",
+  retryAfterHeader,
+);
+
 export const opsSecurity: SecurityRequirement[] = [{ accessJwt: [] }, { opsToken: [] }];
 
 /** What every /ops operation may answer besides its own outcomes. */

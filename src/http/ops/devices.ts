@@ -2,16 +2,18 @@
 // (CONTRACT §5, §2 "Devices"); each change is audited as `device_registered` / `device_removed`
 // in the same transaction as the write (drizzle/functions/device_register.sql, device_remove.sql).
 import { Hono } from "hono";
+import { configuredOrThrow } from "../../config/isolate.ts";
 import { devicesPerAccountMax } from "../../devices/bounds.ts";
 import { registerDevice, removeDevice } from "../../devices/store.ts";
 import { accountIdPattern } from "../../lib/ids.ts";
 import { notFound, problem } from "../../web/problem.ts";
 import type { AppEnv } from "../app-env.ts";
+import { requestBusinessNowMs } from "../business-now.ts";
 import { withRequestDb } from "../db.ts";
 import { deviceIdParameter, devicePathId, registerDeviceBody } from "../device-requests.ts";
 import { accountIdParameter, jsonRequestBody, jsonResponse, problemResponse, requestIdResponseHeader } from "../openapi/build.ts";
 import { documented } from "../openapi/describe.ts";
-import { opsAuthResponses, opsSecurity } from "../openapi/security.ts";
+import { businessTimeUnreadableResponse, opsAuthResponses, opsSecurity } from "../openapi/security.ts";
 import { jsonBody, validationProblem } from "../validation.ts";
 
 export const opsDeviceRoutes = new Hono<AppEnv>();
@@ -39,6 +41,7 @@ const opsRegisterDeviceDoc = documented({
     "404": problemResponse("No such account."),
     "413": problemResponse("The body is over 16 KiB."),
     "422": problemResponse(`The account already has ${devicesPerAccountMax} devices (\`type\` ends in \`/too-many-devices\`).`),
+    "503": businessTimeUnreadableResponse,
   },
 });
 
@@ -47,12 +50,14 @@ opsDeviceRoutes.put("/:id/devices/:device_id", opsRegisterDeviceDoc, jsonBody(re
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const path = devicePathId(c);
   if (!path.ok) return path.response;
+  // Registered at business now: the instant the cap (and the client's delay) are judged in.
+  const nowMs = await requestBusinessNowMs(c, configuredOrThrow(c.env));
   const registered = await withRequestDb(c, (db) =>
     registerDevice(db, {
       accountId,
       deviceId: path.deviceId,
       name: c.req.valid("json").name,
-      nowMs: Date.now(),
+      nowMs,
       delayMs: 0,
       actor: c.get("actor"),
     }),
@@ -83,6 +88,7 @@ const opsRemoveDeviceDoc = documented({
     "400": badIds,
     ...opsAuthResponses,
     "404": problemResponse("No such account, or the account has no device with this id."),
+    "503": businessTimeUnreadableResponse,
   },
 });
 
@@ -91,7 +97,9 @@ opsDeviceRoutes.delete("/:id/devices/:device_id", opsRemoveDeviceDoc, async (c) 
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const path = devicePathId(c);
   if (!path.ok) return path.response;
-  const removed = await withRequestDb(c, (db) => removeDevice(db, accountId, path.deviceId, Date.now(), c.get("actor")));
+  // The audit keeps the device's state as it was at business now.
+  const nowMs = await requestBusinessNowMs(c, configuredOrThrow(c.env));
+  const removed = await withRequestDb(c, (db) => removeDevice(db, accountId, path.deviceId, { actor: c.get("actor"), nowMs }));
   if (removed === "account_not_found") return notFound(c, "No such account.");
   if (removed === "not_found") return notFound(c, "The account has no device with this id.");
   return c.body(null, 204);
