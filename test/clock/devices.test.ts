@@ -1,14 +1,15 @@
 // The new-device rules in business time (CONTRACT §2 "Devices", §4 "Test clock"): a client's
-// registration takes effect DEVICE_REGISTRATION_DELAY_MS of business time after it is asked, and
-// an operator's at business now.
+// registration takes effect DEVICE_REGISTRATION_DELAY_MS of business time after it is asked, an
+// operator's at business now, and the new-device daily cap's day is business time's São Paulo day.
 // This project's Worker has DEVICE_RULES off (the local environment), so these tests call the
 // same Worker code with it on; the routes hand the rules to the saga object with each transfer.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import worker from "../../src/worker.ts";
 import { getPage, login } from "../console/support.ts";
 import { baseUrl, fundedAccount, type TransferJson } from "../support/api.ts";
-import { advanceClock, businessNow } from "../support/clock.ts";
+import { advanceClock, advanceToSaoPaulo, businessNow } from "../support/clock.ts";
 import { testPool } from "../support/db.ts";
 import { type DeviceJson, listDevices, newDeviceId, opsRegister, registerCurrent, transferFrom } from "../support/devices.ts";
 
@@ -18,6 +19,7 @@ const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
 const delayMs = 24 * hourMs;
 const perTransferCents = 20_000;
+const dailyCents = 100_000;
 /** Stays in flight (then needs_review, its hold kept), so what it used of its day stays used. */
 const heldKey = { pix_key: "processing@sandbox.test", pix_key_type: "email" };
 
@@ -40,6 +42,14 @@ async function send(accountId: string, deviceId: string, amountCents: number): P
   const response = await transferFrom(accountId, deviceId, { amount_cents: amountCents, ...heldKey }, crypto.randomUUID(), devicesOn);
   expect(response.status).toBe(202);
   return response.json<TransferJson>();
+}
+
+async function newDeviceUsedCents(accountId: string): Promise<Record<string, number>> {
+  const { rows } = await pool.query<{ day: string; used_cents: string }>(
+    "SELECT to_char(starts_on, 'YYYY-MM-DD') AS day, used_cents FROM limit_usage WHERE account_id = $1 AND period = 'new_device'",
+    [accountId],
+  );
+  return Object.fromEntries(rows.map((r) => [r.day, Number(r.used_cents)]));
 }
 
 function expectNear(instant: string, expectedMs: number, toleranceMs: number): void {
@@ -87,6 +97,37 @@ describe("a client's device registration in business time", () => {
     expect(Date.parse(device.effective_at)).toBeGreaterThanOrEqual(beforeMs - 1_000);
     expect(Date.parse(device.effective_at)).toBeLessThanOrEqual(await businessNow());
     expect(await send(accountId, deviceId, perTransferCents + 1)).toMatchObject({ state: "funds_reserved", failure_reason: null });
+  });
+});
+
+describe("the new-device caps in business time", () => {
+  it("caps each transfer from an unregistered device at NEW_DEVICE_TRANSFER_LIMIT_CENTS", async () => {
+    const accountId = await fundedAccount(1_000_000);
+    const deviceId = newDeviceId();
+    const refused = await send(accountId, deviceId, perTransferCents + 1);
+    expect(refused).toMatchObject({ state: "compensated", failure_reason: "limit_exceeded", failure_code: "new_device" });
+    expect(await send(accountId, deviceId, perTransferCents)).toMatchObject({ state: "funds_reserved", failure_reason: null });
+    expect(await newDeviceUsedCents(accountId)).toEqual({ [saoPauloClock(await businessNow()).day]: perTransferCents });
+  });
+
+  it("counts the day in business São Paulo days: full before midnight, a new day's cap after it", async () => {
+    // Ten minutes before a São Paulo midnight: room for the day's transfers before it comes.
+    const lateMs = await advanceToSaoPaulo("23:50");
+    const lateDay = saoPauloClock(lateMs).day;
+    const accountId = await fundedAccount(1_000_000);
+    const deviceId = newDeviceId();
+    for (let sent = 0; sent < dailyCents; sent += perTransferCents) {
+      expect((await send(accountId, deviceId, perTransferCents)).failure_reason).toBeNull();
+    }
+    const overDay = await send(accountId, deviceId, 1);
+    expect(overDay).toMatchObject({ state: "compensated", failure_reason: "limit_exceeded", failure_code: "new_device_daily" });
+    expect(saoPauloClock(await businessNow()).day).toBe(lateDay);
+
+    const nextDayMs = await advanceToSaoPaulo("00:01");
+    const nextDay = saoPauloClock(nextDayMs).day;
+    expect(nextDay).not.toBe(lateDay);
+    expect(await send(accountId, deviceId, perTransferCents)).toMatchObject({ state: "funds_reserved", failure_reason: null });
+    expect(await newDeviceUsedCents(accountId)).toEqual({ [lateDay]: dailyCents, [nextDay]: perTransferCents });
   });
 });
 
