@@ -39,7 +39,7 @@ BEGIN
     RAISE EXCEPTION 'saga invariant violated: reserve for transfer % in %', p_id, v_t.state;
   END IF;
   v_trusted := trusted_recipient_active(v_t.account_id, v_t.pix_key, v_t.pix_key_type, v_now);
-  v_unregistered := device_unregistered(v_t.account_id, v_t.device_id, p_rules);
+  v_unregistered := device_unregistered(v_t.account_id, v_t.device_id, p_rules, v_now);
   v_verdict := coalesce(
     pix_limit_verdict(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute,
                       p_rules || jsonb_build_object('daytime_rules', v_t.scheduled_for IS NOT NULL OR v_trusted)),
