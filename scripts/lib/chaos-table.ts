@@ -26,6 +26,8 @@ export const invariantNames: Record<string, string> = {
   I10: "one transfer per (account, Idempotency-Key)",
   I11: "every transfer's events are exactly its history",
   I12: "returns within the amount, credited once, listed as credited",
+  I13: "a day's new-device usage is what its unregistered devices' transfers hold or settled",
+  I14: "a day's and a night's limit usage is what their transfers hold or settled",
   I16: "a contestation's returned_cents is its transfer's fraud returns since it was made",
 };
 
