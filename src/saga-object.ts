@@ -23,6 +23,7 @@ import { SerialQueue } from "./saga-runtime/mutex.ts";
 import { sagaPorts } from "./saga-runtime/ports.ts";
 import { watchReturns } from "./saga-runtime/returns.ts";
 import type {
+  AdoptResult,
   CancelResult,
   ContestationStepResult,
   ContestResult,
@@ -34,7 +35,9 @@ import type {
 } from "./saga-runtime/rpc-results.ts";
 import { readStreamRequest, streamAnswer } from "./saga-runtime/stream-request.ts";
 import { accountStreamSlots } from "./saga-runtime/stream-slot.ts";
+import { wakeOpenedLater } from "./saga-runtime/wake-opened.ts";
 import { type OpenContestationInput, openContestation } from "./transfers/contestations.ts";
+import { followUpsOf } from "./transfers/recurring-follow-ups.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { cancelScheduledTransfer } from "./transfers/scheduled.ts";
 import { applyChange, loadSaga, type OpenTransferInput, openTransfer } from "./transfers/store.ts";
@@ -126,6 +129,25 @@ export class TransferSaga extends DurableObject<Env> {
       await this.arm(saga);
       return { outcome: "armed" };
     });
+  }
+
+  /**
+   * A transfer opened or changed outside this object (a recurrence's occurrence, opened by the
+   * recurrence's request or by the run of the occurrence before it; canceled with its
+   * recurrence): the database's record is cached, its events announced and the alarm armed.
+   * Repeating it changes nothing.
+   */
+  async adopt(): Promise<AdoptResult> {
+    return this.answering("adopt", () =>
+      this.withDb(async (db): Promise<AdoptResult> => {
+        const saga = await this.load(db);
+        if (!saga) return { outcome: "not_found" };
+        await this.events.markDue(Date.now());
+        await this.streams.notify();
+        await this.arm(saga);
+        return { outcome: "adopted" };
+      }),
+    );
   }
 
   /** Check the provider now (a webhook arrived, or the sweeper found the saga overdue). */
@@ -264,13 +286,17 @@ export class TransferSaga extends DurableObject<Env> {
     return this.answering("cancel", () =>
       this.withDb(async (db): Promise<CancelResult> => {
         const transferId = this.ctx.id.name ?? "";
-        const result = await cancelScheduledTransfer(db, transferId);
+        // A recurring occurrence canceled on its own is skipped: its next occurrence opens now.
+        const saga = (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? (await this.load(db));
+        const followUps = saga ? followUpsOf(saga, Date.now(), this.timings().deadlineMs) : null;
+        const result = await cancelScheduledTransfer(db, transferId, followUps);
         if (result.outcome === "not_found") return result;
         await this.ctx.storage.put(sagaKey, result.saga);
         if (result.outcome === "not_scheduled") return { outcome: "not_scheduled", state: result.saga.state };
         await this.events.markDue(Date.now());
         await this.streams.notify();
         await this.arm(result.saga);
+        wakeOpenedLater(this.env, this.ctx, result.opened);
         return { outcome: "canceled", responseBody: JSON.stringify(result.response) };
       }),
     );

@@ -13,7 +13,7 @@ AS $function$
     'end_to_end_id', t.end_to_end_id,
     'br_code', t.br_code, 'merchant_name', t.merchant_name, 'merchant_city', t.merchant_city,
     'created_at', rfc3339(t.created_at), 'updated_at', rfc3339(t.updated_at),
-    'scheduled_for', to_char(t.scheduled_for, 'YYYY-MM-DD'),
+    'scheduled_for', to_char(t.scheduled_for, 'YYYY-MM-DD'), 'recurring_transfer_id', t.recurring_transfer_id,
     'returned_cents', t.returned_cents,
     'returns', coalesce((
       SELECT jsonb_agg(jsonb_build_object('id', r.id, 'amount_cents', r.amount_cents, 'reason', r.reason,

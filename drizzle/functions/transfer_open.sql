@@ -18,6 +18,8 @@
 -- `scheduled`, its next check at that slot, with nothing held and no rule checked but the night
 -- rules when it is asked for inside the night window (night_schedule_verdict): refused, it is
 -- opened `started` and ends like a transfer refused on the spot; allowed, it charges that night.
+-- Before those, refused (too_many_scheduled, nothing written) when the account has
+-- MAX_PENDING_SCHEDULED waiting.
 -- test_clock (the sandbox on, not scheduled): local_day, local_minute and now_ms are the wall
 -- clock's, and business time (docs/clock.md) is the test clock's offset added here, in this
 -- statement, so that opening a transfer costs no round trip more than it does in production.
@@ -83,6 +85,9 @@ BEGIN
   PERFORM 1 FROM accounts WHERE id = v_account_id AND kind = 'customer' FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'account_not_found'); END IF;
   IF v_state = 'scheduled' THEN
+    IF scheduled_cap_reached(v_account_id, v_rules) THEN
+      RETURN jsonb_build_object('outcome', 'too_many_scheduled');
+    END IF;
     v_night := night_schedule_verdict(v_account_id, v_amount_cents, v_pix_key, v_pix_key_type, v_local_day, v_local_minute, v_rules);
     IF v_night->>'action' = 'refuse' THEN v_state := 'started'; END IF;
   END IF;

@@ -1,7 +1,8 @@
 -- What the saga object needs to decide its next step (times as epoch milliseconds). A completed
 -- transfer also carries when it completed and the returns already recorded (its watch for
 -- returns); other states skip those reads. `br_code` is the code to pay for a dynamic one only
--- (a static code is paid to its key).
+-- (a static code is paid to its key). `recurrence` is what an occurrence's run needs to open the
+-- next one (null for a transfer of no recurrence).
 CREATE OR REPLACE FUNCTION public.transfer_saga_json(t transfers)
  RETURNS jsonb
  LANGUAGE sql
@@ -18,6 +19,11 @@ AS $function$
     'returned_cents', t.returned_cents,
     'br_code', CASE WHEN t.br_code_kind = 'dynamic' THEN t.br_code END,
     'scheduled_for', to_char(t.scheduled_for, 'YYYY-MM-DD'), 'short_runs', t.short_runs,
+    'recurrence', CASE WHEN t.recurring_transfer_id IS NOT NULL THEN
+      (SELECT jsonb_build_object('recurring_transfer_id', r.id, 'frequency', r.frequency,
+                                 'first_date', to_char(r.first_date, 'YYYY-MM-DD'), 'count', r.occurrence_count,
+                                 'occurrence', t.occurrence, 'retry_of', t.retry_of)
+         FROM recurring_transfers r WHERE r.id = t.recurring_transfer_id) END,
     'completed_at_ms', CASE WHEN t.state = 'completed' THEN
       (SELECT epoch_ms(max(h.at)) FROM transfer_history h WHERE h.transfer_id = t.id AND h.to_state = 'completed') END,
     'return_ids', CASE WHEN t.state = 'completed' THEN

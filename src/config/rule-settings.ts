@@ -16,6 +16,8 @@ export interface RuleSettings {
   new_device_transfer_cents: number;
   /** Per São Paulo day, across the account's transfers from unregistered devices. */
   new_device_daily_cents: number;
+  /** Scheduled transfers (one-off and recurring occurrences) an account may have waiting. */
+  pending_scheduled_max: number;
 }
 
 export interface RuleSource extends DeviceRulesSource {
@@ -27,6 +29,7 @@ export interface RuleSource extends DeviceRulesSource {
   NEW_KEY_REVIEW_ABOVE_CENTS?: string | undefined;
   NEW_DEVICE_TRANSFER_LIMIT_CENTS?: string | undefined;
   NEW_DEVICE_DAILY_LIMIT_CENTS?: string | undefined;
+  MAX_PENDING_SCHEDULED?: string | undefined;
 }
 
 export function readRuleSettings(env: RuleSource): RuleSettings {
@@ -40,5 +43,6 @@ export function readRuleSettings(env: RuleSource): RuleSettings {
     device_rules: readDeviceRules(env),
     new_device_transfer_cents: readTunable("NEW_DEVICE_TRANSFER_LIMIT_CENTS", env.NEW_DEVICE_TRANSFER_LIMIT_CENTS),
     new_device_daily_cents: readTunable("NEW_DEVICE_DAILY_LIMIT_CENTS", env.NEW_DEVICE_DAILY_LIMIT_CENTS),
+    pending_scheduled_max: readTunable("MAX_PENDING_SCHEDULED", env.MAX_PENDING_SCHEDULED),
   };
 }

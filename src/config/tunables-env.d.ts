@@ -22,6 +22,7 @@ interface Tunables {
   NEW_DEVICE_TRANSFER_LIMIT_CENTS?: string;
   NEW_DEVICE_DAILY_LIMIT_CENTS?: string;
   DEVICE_REGISTRATION_DELAY_MS?: string;
+  MAX_PENDING_SCHEDULED?: string;
 }
 
 interface Env extends Tunables {}

@@ -41,6 +41,8 @@ export const tunables = {
   NEW_DEVICE_DAILY_LIMIT_CENTS: { fallback: 100_000, min: 0, max: centsMax },
   /** 0 makes a client's registration effective at once; a month is already longer than any rule asks. */
   DEVICE_REGISTRATION_DELAY_MS: { fallback: dayMs, min: 0, max: 30 * dayMs },
+  /** Waiting schedules per account; each is a row the sweeper and the account's list carry. */
+  MAX_PENDING_SCHEDULED: { fallback: 100, min: 1, max: 10_000 },
 } as const satisfies Record<string, Tunable>;
 
 export type TunableName = keyof typeof tunables;

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { operatorActionKinds } from "../audit/actions.ts";
 import { accountIdPattern, pixKeyTypes } from "../lib/ids.ts";
 import { contestationReasons, contestationStates, detailsLengthMax } from "../saga/contestations.ts";
+import { occurrenceCountMax, occurrenceCountMin, recurrenceFrequencies, recurrenceStates } from "../saga/recurrence.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, transferStates } from "../saga/states.ts";
 import { problemSlugs, problemTypeUri } from "../web/problem.ts";
@@ -57,6 +58,10 @@ export const transferSchema = z.strictObject({
     .date()
     .nullable()
     .describe("The São Paulo day a scheduled transfer runs on (in its early hours); null for a transfer sent at once"),
+  recurring_transfer_id: z
+    .uuid()
+    .nullable()
+    .describe("The recurring transfer this one is an occurrence (or an occurrence's evening retry) of; null otherwise"),
   returned_cents: cents
     .nonnegative()
     .describe("The sum of `returns`; never more than amount_cents. Money that came back after `completed`, credited to the balance"),
@@ -78,6 +83,35 @@ export const brCodePreviewSchema = z.strictObject({
 
 export const transferPageSchema = z.strictObject({
   data: z.array(transferSchema).describe("Newest first"),
+  next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
+});
+
+export const recurringOccurrenceSchema = z.strictObject({
+  date: z.iso.date().describe("The São Paulo day this occurrence runs on"),
+  transfer_id: z.uuid().describe("The occurrence: an ordinary scheduled transfer"),
+  retry_transfer_id: z
+    .uuid()
+    .nullable()
+    .describe("Its retry that evening (18:00 to 20:00), opened when the morning run found too little available; null otherwise"),
+});
+
+export const recurringTransferSchema = z.strictObject({
+  id: z.uuid().describe("The recurring transfer id"),
+  state: z.enum(recurrenceStates).describe("active: occurrences still to run; finished: the last one ran; canceled by its owner"),
+  amount_cents: cents.positive().describe("What each occurrence pays"),
+  pix_key: z.string().describe("The key as stored: normalised"),
+  pix_key_type: z.enum(pixKeyTypes),
+  description: z.string().max(140).nullable(),
+  frequency: z.enum(recurrenceFrequencies),
+  first_date: z.iso.date().describe("The first occurrence's São Paulo day; monthly dates keep its day of the month"),
+  count: z.number().int().min(occurrenceCountMin).max(occurrenceCountMax).describe("How many occurrences in all"),
+  next_date: z.iso.date().nullable().describe("The date of the occurrence waiting to run; null when none waits"),
+  occurrences: z.array(recurringOccurrenceSchema).describe("The occurrences opened so far, in order (the next one opens when one runs)"),
+  created_at: timestamp,
+});
+
+export const recurringTransferPageSchema = z.strictObject({
+  data: z.array(recurringTransferSchema).describe("Newest first"),
   next_cursor: z.string().nullable().describe("Pass as `cursor` for the next page; null on the last page"),
 });
 

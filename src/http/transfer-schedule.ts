@@ -20,6 +20,14 @@ export function readSchedule(scheduledFor: string | null, transferId: string, no
   return { ok: true, schedule: { scheduledFor, runAtMs: scheduledRunAtMs(scheduledFor, transferId, "early") } };
 }
 
+/** 422 `/too-many-scheduled` (CONTRACT §2): MAX_PENDING_SCHEDULED already wait; nothing was written. */
+export function tooManyScheduled(c: Context<AppEnv>, pendingScheduledMax: number): Response {
+  return problem(c, 422, {
+    type: "too-many-scheduled",
+    detail: `This account already has ${pendingScheduledMax} scheduled transfers waiting (recurring occurrences included); cancel one or wait for one to run.`,
+  });
+}
+
 export async function cancelTransfer(c: Context<AppEnv>): Promise<Response> {
   const id = c.req.param("id") ?? "";
   const own = await ownTransfer(c, id);

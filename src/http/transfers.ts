@@ -1,7 +1,6 @@
 // Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
 import { type Context, Hono } from "hono";
 import { configuredOrThrow } from "../config/isolate.ts";
-import { openCursor, sealCursor } from "../lib/cursor-seal.ts";
 import { log } from "../lib/log.ts";
 import { localClockFields } from "../lib/sao-paulo-clock.ts";
 import { streamsPerTransferMax } from "../saga-runtime/event-stream.ts";
@@ -12,9 +11,9 @@ import { callObject, ObjectFault } from "../web/object-call.ts";
 import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { requestBusinessNowMs } from "./business-now.ts";
-import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
+import { answerPage } from "./list-page.ts";
 import {
   idempotencyKeyParameter,
   idempotentReplayedHeader,
@@ -33,7 +32,7 @@ import { ownTransfer } from "./own-transfer.ts";
 import { limitTransferRate } from "./rate-limit.ts";
 import { payeeOf } from "./transfer-payee.ts";
 import { createTransferBody, listTransfersQuery } from "./transfer-requests.ts";
-import { cancelTransfer, readSchedule } from "./transfer-schedule.ts";
+import { cancelTransfer, readSchedule, tooManyScheduled } from "./transfer-schedule.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const transferRoutes = new Hono<AppEnv>();
@@ -43,7 +42,7 @@ const createTransferDoc = documented({
   summary: "Send a Pix",
   description: [
     "Creates the transfer and attempts the hold on your balance, then answers `202` with the transfer: already `funds_reserved` or later, or `compensated` with `failure_reason: insufficient_funds` (or `limit_exceeded`). The saga carries on in the background; poll `GET /v1/transfers/{id}`.",
-    "**Scheduled** (`scheduled_for`, a São Paulo date after today, at most 365 days ahead): answers `202` in `scheduled` with nothing held and no rule checked, except that a schedule asked for inside your night window meets the night rules then (above the night cap, or beyond the night total with that window's transfers and other such schedules: `202` `compensated` `limit_exceeded`, `nighttime` or `night_total`) and counts toward that window's total unless canceled; a schedule to an active trusted recipient is exempt. It runs in the early hours (00:00 to 06:00) of that day, checked against the daytime limits; if too little is available then, once more between 18:00 and 21:00, then it ends `compensated` with `insufficient_funds`. Until it runs, `POST /v1/transfers/{id}/cancel` cancels it.",
+    "**Scheduled** (`scheduled_for`, a São Paulo date after today, at most 365 days ahead): answers `202` in `scheduled` with nothing held and no rule checked, except that a schedule asked for inside your night window meets the night rules then (above the night cap, or beyond the night total with that window's transfers and other such schedules: `202` `compensated` `limit_exceeded`, `nighttime` or `night_total`) and counts toward that window's total unless canceled; a schedule to an active trusted recipient is exempt. It runs in the early hours (00:00 to 06:00) of that day, checked against the daytime limits; if too little is available then, once more between 18:00 and 21:00, then it ends `compensated` with `insufficient_funds`. Until it runs, `POST /v1/transfers/{id}/cancel` cancels it. An account has at most `MAX_PENDING_SCHEDULED` (default 100) transfers waiting, recurring occurrences included: past that, `422` `/too-many-scheduled`.",
     "Pix keys are validated and stored normalised: CPF and CNPJ without punctuation (both accepted), email and EVP lowercased, phone in E.164. Unknown fields are rejected (400).",
     "**Pix Copia e Cola**: instead of `pix_key` and `pix_key_type`, send `br_code`. A static code names the key (its type inferred) and may carry the amount: omit `amount_cents` or give the same; a code without one needs `amount_cents`. A dynamic code (a payload URL) is resolved by the provider first and paid as the code, for the amount it resolved to; it is resolved again before every send, and a charge changed since (amount, key, no longer payable) is not sent: `compensated`, `not_sent`, `failure_code` `br_code_changed`. A dynamic code cannot be scheduled (`400` `/invalid-br-code`). A malformed code or a wrong CRC is `400` `/invalid-br-code` (`errors` name the EMV field); a dynamic code the provider refuses (expired, paid) is `422` `/br-code-unresolvable`; a provider that cannot answer now, `503` with `Retry-After`. None of them writes anything. See also `POST /v1/br-codes/preview`.",
     "**Idempotency**: the same `Idempotency-Key` with the same request returns the first response (same status, byte-identical body) with `Idempotent-Replayed: true`. Requests are compared after normalisation, so a CPF with or without punctuation is the same request. The same key with a different request is `422`. Concurrent requests with one key create one transfer: the later ones wait for the first and get its replay. Keys are scoped to your account.",
@@ -63,7 +62,7 @@ const createTransferDoc = documented({
     ...clientAuthResponses,
     "413": problemResponse("The body is over 16 KiB."),
     "422": problemResponse(
-      "This `Idempotency-Key` was used with a different request (`type` ends in `/idempotency-key-reused`), or the provider refused a dynamic BR Code (`/br-code-unresolvable`).",
+      "This `Idempotency-Key` was used with a different request (`type` ends in `/idempotency-key-reused`), the provider refused a dynamic BR Code (`/br-code-unresolvable`), or a schedule would be more than `MAX_PENDING_SCHEDULED` waiting for this account (`/too-many-scheduled`). Nothing was written.",
     ),
     "429": problemResponse("Too many transfer requests for this account (`type` ends in `/rate-limited`).", retryAfterHeader),
     "503": problemResponse(
@@ -147,6 +146,8 @@ transferRoutes.post("/", createTransferDoc, limitTransferRate(), jsonBody(create
       return problem(c, 422, { type: "idempotency-key-reused", detail: "This Idempotency-Key was used with a different request body." });
     case "account_not_found":
       return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
+    case "too_many_scheduled":
+      return tooManyScheduled(c, config.rules.pending_scheduled_max);
     case "unavailable":
       // Nothing is known to be lost: the transfer either did not open or opened and will be
       // replayed; a retry with the same Idempotency-Key tells which.
@@ -186,20 +187,10 @@ const listTransfersDoc = documented({
   },
 });
 
-transferRoutes.get("/", listTransfersDoc, queryParams(listTransfersQuery), async (c) => {
+transferRoutes.get("/", listTransfersDoc, queryParams(listTransfersQuery), (c) => {
   const { limit, cursor } = c.req.valid("query");
-  const accountId = c.get("accountId");
   // One account's cursor is no other's: the scope names the account.
-  const scope = `transfers:${accountId}`;
-  const position = cursor === undefined ? null : await openCursor(c.env, scope, cursor);
-  const notIssued = () => validationProblem(c, [{ field: "cursor", message: "not a cursor from this API" }]);
-  if (cursor !== undefined && position === null) return notIssued();
-  const page = await withRequestDb(c, (db) => listTransfersForAccount(db, accountId, limit, position));
-  if (page.outcome === "account_not_found")
-    return problem(c, 403, { type: "forbidden", detail: "The account of this token does not exist." });
-  if (page.outcome === "bad_cursor") return notIssued();
-  const nextCursor = page.nextPosition === null ? null : await sealCursor(c.env, scope, page.nextPosition);
-  return c.json({ data: page.data, next_cursor: nextCursor });
+  return answerPage(c, "transfers", cursor, (db, position) => listTransfersForAccount(db, c.get("accountId"), limit, position));
 });
 
 const getTransferDoc = documented({

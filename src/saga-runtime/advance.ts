@@ -11,6 +11,7 @@ import { scheduledRunAtMs } from "../saga/schedule.ts";
 import { isInFlight } from "../saga/states.ts";
 import type { SagaTimings } from "../saga/timings.ts";
 import { type SagaChange, type SagaView, type SendKind, transition } from "../saga/transition.ts";
+import { followUpsOf } from "../transfers/recurring-follow-ups.ts";
 import type { SagaRecord } from "../transfers/saga-record.ts";
 import { runScheduledTransfer } from "../transfers/scheduled.ts";
 import { applyChange, type ProviderCallRecord } from "../transfers/store.ts";
@@ -33,6 +34,8 @@ export interface SagaPorts {
   alert?: (saga: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => void;
   /** Runs a send inside the provider's concurrency limit (src/provider/send-gate/slot.ts). */
   sendSlot?: SendSlot;
+  /** Transfers a step opened beside its own (a recurrence's next occurrence, an evening retry): their objects must wake. */
+  opened?: (transferIds: string[]) => void;
 }
 
 /** A send that timed out may still be running at the provider: its slot comes back a bounded time later. */
@@ -53,6 +56,7 @@ export function viewOf(saga: SagaRecord): SagaView {
           runAtMs: saga.nextCheckAtMs,
           shortRuns: saga.shortRuns,
           eveningRunAtMs: scheduledRunAtMs(saga.scheduledFor, saga.id, "evening"),
+          recurring: saga.recurrence !== undefined,
         }
       : null;
   return {
@@ -190,10 +194,15 @@ async function checkBrCode(ports: SagaPorts, saga: SagaRecord, before: SendKind)
   return saga;
 }
 
-/** A scheduled transfer's day came: rules and hold now, at the business instant of the run. */
+/**
+ * A scheduled transfer's day came: rules and hold now, at the business instant of the run. A
+ * recurring occurrence opens what comes after it in the same transaction.
+ */
 async function runScheduled(ports: SagaPorts, saga: SagaRecord, retryAtMs: number | null, businessNowMs: number): Promise<SagaRecord> {
-  const result = await runScheduledTransfer(ports.db, saga.id, businessNowMs, ports.rules, retryAtMs);
+  const followUps = followUpsOf(saga, businessNowMs, ports.timings.deadlineMs);
+  const result = await runScheduledTransfer(ports.db, saga.id, businessNowMs, ports.rules, retryAtMs, followUps);
   if (result.outcome === "not_found") throw new Error(`saga ${saga.id} vanished from the database`);
+  if (result.opened.length > 0) ports.opened?.(result.opened);
   return result.saga;
 }
 

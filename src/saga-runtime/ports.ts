@@ -10,6 +10,7 @@ import type { Queryable } from "../db/queryable.ts";
 import { providerFor } from "../provider/select.ts";
 import { sendSlotFor } from "../provider/send-gate/slot.ts";
 import type { SagaPorts } from "./advance.ts";
+import { wakeOpenedLater } from "./wake-opened.ts";
 
 export function sagaPorts(env: Env, runtime: AlertRuntime, db: Queryable): SagaPorts {
   const config = configuredOrThrow(env);
@@ -25,5 +26,6 @@ export function sagaPorts(env: Env, runtime: AlertRuntime, db: Queryable): SagaP
         ? noticeOrderMismatch(env, runtime, saga, call)
         : noticeProviderMisconfigured(env, runtime, saga, alert, call),
     sendSlot: sendSlotFor(env, config.providerTimeoutMs),
+    opened: (transferIds) => wakeOpenedLater(env, runtime, transferIds),
   };
 }

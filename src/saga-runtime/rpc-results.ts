@@ -6,9 +6,14 @@ export type StartResult =
   | { outcome: "created" | "replayed"; transferId: string; responseBody: string }
   | { outcome: "key_reused"; transferId: string }
   | { outcome: "account_not_found" }
+  /** A schedule past MAX_PENDING_SCHEDULED waiting: nothing was written. */
+  | { outcome: "too_many_scheduled" }
   | Unavailable;
 /** A fault (database unreachable, connection lost) rather than an answer: try again. */
 export type Unavailable = { outcome: "unavailable" };
+
+/** A transfer opened or changed outside its object, now read, announced and armed by it. */
+export type AdoptResult = { outcome: "adopted" | "not_found" } | Unavailable;
 
 export type EnsureArmedResult = { outcome: "armed" | "already_armed" | "nothing_to_wait_for" | "not_found" } | Unavailable;
 

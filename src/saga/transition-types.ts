@@ -31,6 +31,11 @@ export interface ScheduleView {
   shortRuns: number;
   /** The evening slot of its day (src/saga/schedule.ts). */
   eveningRunAtMs: number;
+  /**
+   * An occurrence of a recurring transfer (or its retry): never retried under its own id, since
+   * its recurrence opens a retry transfer of its own for the evening (recurring_after_run).
+   */
+  recurring: boolean;
 }
 
 // The hold, the Pix rules and the anti-fraud review are decided where the transfer is opened

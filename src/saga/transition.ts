@@ -264,13 +264,14 @@ function onRefusalChecked(saga: SagaView, code: string, outcome: StatusAnswer, n
  * A scheduled transfer runs once its slot has come (a poke before it, a webhook or the sweeper,
  * changes nothing). Its first run that finds too little available is retried in the evening
  * slot of the same day, unless that slot has passed too (a run late after an outage); the
- * retry is the last run.
+ * retry is the last run. A recurring occurrence's first run is its last: too little available
+ * ends it, and its recurrence opens the evening retry as a transfer of its own.
  */
 function runScheduled(saga: SagaView, nowMs: number): Transition {
   const schedule = saga.schedule;
   if (schedule === null) throw new Error("saga invariant violated: a scheduled transfer without its schedule");
   if (nowMs < schedule.runAtMs) return nothing(saga);
-  const retryAtMs = schedule.shortRuns === 0 && nowMs < schedule.eveningRunAtMs ? schedule.eveningRunAtMs : null;
+  const retryAtMs = !schedule.recurring && schedule.shortRuns === 0 && nowMs < schedule.eveningRunAtMs ? schedule.eveningRunAtMs : null;
   return { state: saga.state, commands: [{ type: "run_scheduled", retryAtMs }] };
 }
 

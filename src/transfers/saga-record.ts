@@ -2,7 +2,30 @@
 // the row comes from our own database, but a malformed one must stop the saga, not steer it.
 import { z } from "zod";
 import { pixKeyTypes } from "../lib/ids.ts";
+import { recurrenceFrequencies } from "../saga/recurrence.ts";
 import { transferStates } from "../saga/states.ts";
+
+/** What an occurrence of a recurring transfer knows of its recurrence, to open what comes after it. */
+const recurrenceSchema = z
+  .object({
+    recurring_transfer_id: z.string().uuid(),
+    frequency: z.enum(recurrenceFrequencies),
+    first_date: z.iso.date(),
+    count: z.number().int().positive(),
+    occurrence: z.number().int().positive(),
+    /** The occurrence this transfer is the evening retry of; null for the occurrence itself. */
+    retry_of: z.string().uuid().nullable(),
+  })
+  .transform((r) => ({
+    recurringTransferId: r.recurring_transfer_id,
+    frequency: r.frequency,
+    firstDate: r.first_date,
+    count: r.count,
+    occurrence: r.occurrence,
+    retryOf: r.retry_of,
+  }));
+
+export type SagaRecurrence = z.output<typeof recurrenceSchema>;
 
 export const sagaRecordSchema = z
   .object({
@@ -27,6 +50,8 @@ export const sagaRecordSchema = z
     return_ids: z.array(z.string()),
     /** A dynamic BR Code to pay as the code; null otherwise (and absent in records cached before it existed). */
     br_code: z.string().nullable().optional(),
+    /** Null for a transfer of no recurrence (and absent in records cached before recurrences existed). */
+    recurrence: recurrenceSchema.nullable().optional(),
   })
   .transform((r) => ({
     id: r.id,
@@ -49,6 +74,7 @@ export const sagaRecordSchema = z
     completedAtMs: r.completed_at_ms,
     returnIds: r.return_ids,
     ...(typeof r.br_code === "string" ? { brCode: r.br_code } : {}),
+    ...(r.recurrence ? { recurrence: r.recurrence } : {}),
   }));
 
 export type SagaRecord = z.output<typeof sagaRecordSchema>;

@@ -1,13 +1,71 @@
 // The saga record: the system of record for every transfer, so support and the sweeper can
 // query it. Written only by the SQL functions in drizzle/functions/.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, check, date, index, integer, jsonb, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import { accountRef, ledgerTransactions } from "../ledger/schema.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
+import { occurrenceCountMax, occurrenceCountMin, recurrenceFrequencies, recurrenceStates } from "../saga/recurrence.ts";
 import { returnReasons } from "../saga/returns.ts";
 import { failureReasons, inFlightStates, transferStates } from "../saga/states.ts";
+
+/**
+ * A recurring scheduled Pix (CONTRACT §2, "Recurring transfers"): what each occurrence pays and
+ * when. Its occurrences are ordinary scheduled transfers pointing at it; at most one of them
+ * waits at a time (the next is opened when the one before it runs). Written only by the SQL
+ * functions in drizzle/functions/ (recurring_transfer_*).
+ */
+export const recurringTransfers = pgTable(
+  "recurring_transfers",
+  {
+    id: uuid("id").primaryKey(),
+    accountId: accountRef(),
+    amountCents: cents("amount_cents").notNull(),
+    pixKey: text("pix_key").notNull(),
+    pixKeyType: text("pix_key_type").notNull(),
+    description: text("description"),
+    frequency: text("frequency").notNull(),
+    /** The first occurrence's São Paulo day, and the anchor every later date is counted from. */
+    firstDate: date("first_date", { mode: "string" }).notNull(),
+    occurrenceCount: integer("occurrence_count").notNull(),
+    state: text("state").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestFingerprint: text("request_fingerprint").notNull(),
+    /** The first response, replayed verbatim for a repeated Idempotency-Key. */
+    firstResponse: jsonb("first_response"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    unique("recurring_transfers_idempotency_key_per_account").on(t.accountId, t.idempotencyKey),
+    check("recurring_transfers_amount_positive", sql`${t.amountCents} > 0`),
+    check(
+      "recurring_transfers_count_bounded",
+      sql`${t.occurrenceCount} BETWEEN ${sql.raw(String(occurrenceCountMin))} AND ${sql.raw(String(occurrenceCountMax))}`,
+    ),
+    check("recurring_transfers_frequency_known", sql`${t.frequency} IN (${sql.raw(sqlStringList(recurrenceFrequencies))})`),
+    check("recurring_transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(recurrenceStates))})`),
+    check("recurring_transfers_pix_key_type_known", sql`${t.pixKeyType} IN (${sql.raw(sqlStringList(pixKeyTypes))})`),
+    check("recurring_transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
+    index("recurring_transfers_by_account_newest").on(t.accountId, t.createdAt.desc(), t.id.desc()),
+  ],
+);
 
 export const transfers = pgTable(
   "transfers",
@@ -58,11 +116,29 @@ export const transfers = pgTable(
     /** A static code's merchant (fields 59 and 60); a dynamic code's is the provider's, not kept. */
     merchantName: text("merchant_name"),
     merchantCity: text("merchant_city"),
+    /** The recurrence this transfer is an occurrence (or an occurrence's retry) of; null for every other transfer. */
+    recurringTransferId: uuid("recurring_transfer_id").references(() => recurringTransfers.id),
+    /** Which occurrence of its recurrence, from 1; its retry carries the same number. */
+    occurrence: integer("occurrence"),
+    /** The occurrence whose insufficient funds this transfer retries in the evening; null otherwise. */
+    retryOf: uuid("retry_of").references((): AnyPgColumn => transfers.id),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (t) => [
     unique("transfers_idempotency_key_per_account").on(t.accountId, t.idempotencyKey),
+    check(
+      "transfers_occurrence_of_recurrence",
+      sql`(${t.recurringTransferId} IS NULL) = (${t.occurrence} IS NULL) AND ${t.occurrence} >= 1`,
+    ),
+    check("transfers_retry_of_occurrence", sql`${t.retryOf} IS NULL OR ${t.recurringTransferId} IS NOT NULL`),
+    // Each occurrence runs once on its date, plus at most one retry (the chaos invariant's floor).
+    uniqueIndex("transfers_one_per_occurrence")
+      .on(t.recurringTransferId, t.occurrence)
+      .where(sql`${t.recurringTransferId} IS NOT NULL AND ${t.retryOf} IS NULL`),
+    uniqueIndex("transfers_one_retry_per_occurrence").on(t.retryOf).where(sql`${t.retryOf} IS NOT NULL`),
+    // MAX_PENDING_SCHEDULED counts an account's waiting schedules under its row lock.
+    index("transfers_scheduled_by_account").on(t.accountId).where(sql`${t.state} = 'scheduled'`),
     check("transfers_amount_positive", sql`${t.amountCents} > 0`),
     // Money that comes back can never exceed what was sent (transfer_return_apply checks it
     // first under the row's lock; this refuses any writer that does not).

@@ -53,7 +53,8 @@ export type OpenTransferResult =
   | { outcome: "created"; transferId: string; response: TransferResource; saga: SagaRecord }
   | { outcome: "replayed"; transferId: string; response: TransferResource }
   | { outcome: "key_reused"; transferId: string }
-  | { outcome: "account_not_found" };
+  | { outcome: "account_not_found" }
+  | { outcome: "too_many_scheduled" };
 
 export type ApplyResult =
   | { outcome: "applied"; saga: SagaRecord }
@@ -143,6 +144,8 @@ export async function openTransfer(db: Queryable, input: OpenTransferInput): Pro
       return { outcome: "key_reused", transferId: String(r.transfer_id) };
     case "account_not_found":
       return { outcome: "account_not_found" };
+    case "too_many_scheduled":
+      return { outcome: "too_many_scheduled" };
     default:
       throw new Error(`transfer_open answered an unknown outcome: ${String(r.outcome)}`);
   }

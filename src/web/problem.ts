@@ -37,6 +37,8 @@ const defaultTitles = {
   "too-many-trusted-recipients": "Too many trusted recipients",
   /** An account already has devicesPerAccountMax devices (src/devices/bounds.ts): one must be removed first (422). */
   "too-many-devices": "Too many devices",
+  /** MAX_PENDING_SCHEDULED scheduled transfers already wait for this account (422). */
+  "too-many-scheduled": "Too many scheduled transfers",
   conflict: "Conflict",
   "rate-limited": "Too many requests",
   internal: "Internal error",

@@ -220,7 +220,7 @@ describe("the database keeps a scheduled transfer's hops to the table", () => {
       ]),
     ).rejects.toThrow(/transfer_history_transition_allowed/);
     // A run of a transfer no longer scheduled is answered as it is, changing nothing.
-    const { rows } = await pool.query<{ result: { outcome: string } }>("SELECT transfer_cancel($1) AS result", [saga.id]);
+    const { rows } = await pool.query<{ result: { outcome: string } }>("SELECT transfer_cancel($1, NULL) AS result", [saga.id]);
     expect(rows[0]?.result.outcome).toBe("canceled");
     const again = await runScheduledTransfer(pool, saga.id, Date.now(), readRuleSettings(env), null);
     expect(again).toMatchObject({ outcome: "state_mismatch", saga: { state: "canceled" } });

@@ -16,7 +16,7 @@ const afterDeadlineMs = 150_000;
 /** Each state of a transfer paying a dynamic code; after the send, two inconclusive checks made. */
 function pinnedView(state: TransferState): SagaView {
   const sent = state === "submitted" || state === "compensating" || state === "needs_review" || state === "completed";
-  const schedule = state === "scheduled" ? { runAtMs: 15_000, shortRuns: 0, eveningRunAtMs: 30_000 } : null;
+  const schedule = state === "scheduled" ? { runAtMs: 15_000, shortRuns: 0, eveningRunAtMs: 30_000, recurring: false } : null;
   return { state, deadlineAtMs, checksMade: sent ? 2 : 0, lastSentAtMs: sent ? sentAtMs : null, schedule, pinnedBrCode: true };
 }
 

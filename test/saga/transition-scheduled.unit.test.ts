@@ -13,7 +13,7 @@ const scheduled: SagaView = {
   deadlineAtMs: 90_000,
   checksMade: 0,
   lastSentAtMs: null,
-  schedule: { runAtMs, shortRuns: 0, eveningRunAtMs },
+  schedule: { runAtMs, shortRuns: 0, eveningRunAtMs, recurring: false },
   pinnedBrCode: false,
 };
 const due: SagaEvent = { type: "due" };
@@ -31,9 +31,17 @@ describe("a scheduled transfer in the pure core", () => {
   });
 
   it("makes the evening run its last: too little available then ends it", () => {
-    const retried: SagaView = { ...scheduled, schedule: { runAtMs: eveningRunAtMs, shortRuns: 1, eveningRunAtMs } };
+    const retried: SagaView = { ...scheduled, schedule: { runAtMs: eveningRunAtMs, shortRuns: 1, eveningRunAtMs, recurring: false } };
     expect(transition(retried, due, eveningRunAtMs - 1, timings)).toEqual({ state: "scheduled", commands: [] });
     expect(transition(retried, due, eveningRunAtMs, timings)).toEqual({
+      state: "scheduled",
+      commands: [{ type: "run_scheduled", retryAtMs: null }],
+    });
+  });
+
+  it("gives a recurring occurrence no retry under its own id: its recurrence opens a retry transfer instead", () => {
+    const occurrence: SagaView = { ...scheduled, schedule: { runAtMs, shortRuns: 0, eveningRunAtMs, recurring: true } };
+    expect(transition(occurrence, due, runAtMs, timings)).toEqual({
       state: "scheduled",
       commands: [{ type: "run_scheduled", retryAtMs: null }],
     });

@@ -92,7 +92,9 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc
       lastSentAtMs: sentAgoMs === null ? null : startMs - sentAgoMs,
       // A scheduled transfer's run: due around the start, its evening slot later.
       schedule:
-        state === "scheduled" ? { runAtMs: startMs + deadlineInMs, shortRuns: checksMade % 2, eveningRunAtMs: startMs + 100_000 } : null,
+        state === "scheduled"
+          ? { runAtMs: startMs + deadlineInMs, shortRuns: checksMade % 2, eveningRunAtMs: startMs + 100_000, recurring: false }
+          : null,
       pinnedBrCode,
     },
     timings,

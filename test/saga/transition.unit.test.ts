@@ -23,7 +23,7 @@ const afterDeadlineMs = 150_000;
 /** Each state as the Durable Object would load it; after the send, two inconclusive checks made. */
 function viewOf(state: TransferState): SagaView {
   if (state === "scheduled") {
-    const schedule = { runAtMs: 15_000, shortRuns: 0, eveningRunAtMs: 30_000 };
+    const schedule = { runAtMs: 15_000, shortRuns: 0, eveningRunAtMs: 30_000, recurring: false };
     return { state, deadlineAtMs, checksMade: 0, lastSentAtMs: null, schedule, pinnedBrCode: false };
   }
   const sent = state !== "started" && state !== "funds_reserved" && state !== "canceled";

@@ -10,6 +10,9 @@ export const responseComponentIds = [
   "TransferReturn",
   "Transfer",
   "TransferPage",
+  "RecurringOccurrence",
+  "RecurringTransfer",
+  "RecurringTransferPage",
   "Balance",
   "BrCodePreview",
   "Limits",
@@ -55,6 +58,7 @@ export const responseComponentIds = [
 
 export const requestComponentIds = [
   "CreateTransferRequest",
+  "CreateRecurringTransferRequest",
   "PreviewBrCodeRequest",
   "PutTrustedRecipientRequest",
   "CreditRequest",

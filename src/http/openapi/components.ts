@@ -15,6 +15,7 @@ import { opsDecisionBody, opsSubmittedBody } from "../ops/contestations.ts";
 import { caseDecisionBody } from "../ops/provider-reconciliation.ts";
 import * as reconciliation from "../ops/provider-reconciliation-schemas.ts";
 import { resolveBody } from "../ops/transfers.ts";
+import { createRecurringTransferBody } from "../recurring-requests.ts";
 import { chargeChangeBodySchema, outageBodySchema, resolveBodySchema, sendBodySchema } from "../sandbox.ts";
 import { clockAdvanceBody } from "../sandbox-clock.ts";
 import { providerContestBodySchema } from "../sandbox-contestations.ts";
@@ -34,6 +35,9 @@ const responseSchemas = {
   TransferReturn: responses.transferReturnSchema,
   Transfer: responses.transferSchema,
   TransferPage: responses.transferPageSchema,
+  RecurringOccurrence: responses.recurringOccurrenceSchema,
+  RecurringTransfer: responses.recurringTransferSchema,
+  RecurringTransferPage: responses.recurringTransferPageSchema,
   Balance: responses.balanceSchema,
   BrCodePreview: responses.brCodePreviewSchema,
   Limits: responses.limitsSchema,
@@ -80,6 +84,7 @@ const responseSchemas = {
 /** Request bodies, exactly as the routes parse them; converted as clients write them (`input`). */
 const requestSchemas = {
   CreateTransferRequest: createTransferBody,
+  CreateRecurringTransferRequest: createRecurringTransferBody,
   PreviewBrCodeRequest: previewBrCodeBody,
   PutTrustedRecipientRequest: putTrustedRecipientBody,
   CreditRequest: creditBody,

@@ -101,6 +101,7 @@ const tags = [
     name: "contestations",
     description: "Contest a Pix you were defrauded, scammed or coerced into (MED 2.0); the refund comes back as a return.",
   },
+  { name: "recurring transfers", description: "Pix Agendado recorrente: weekly or monthly scheduled Pix (mobile clients)." },
   { name: "accounts", description: "The caller's account." },
   {
     name: "devices",
