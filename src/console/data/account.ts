@@ -1,9 +1,10 @@
 // One account for the console: its balance, held and available amounts, its latest ledger
-// entries (with the transfer each came from) and its latest transfers.
+// entries (with the transfer each came from), its latest transfers and recurring transfers.
 import type { Queryable } from "../../db/queryable.ts";
 import { type Balance, balance } from "../../ledger/ledger.ts";
 import { listTransfersForOps } from "../../transfers/ops-reads.ts";
 import type { TransferResource } from "../../transfers/store.ts";
+import { type RecurrenceItem, readRecurrences } from "./recurring.ts";
 
 export const recentRowsMax = 50;
 
@@ -21,6 +22,7 @@ export interface AccountView {
   balance: Balance;
   entries: AccountEntry[];
   transfers: TransferResource[];
+  recurrences: RecurrenceItem[];
 }
 
 async function recentEntries(db: Queryable, accountId: string, rowsMax: number): Promise<AccountEntry[]> {
@@ -50,9 +52,10 @@ async function recentEntries(db: Queryable, accountId: string, rowsMax: number):
 export async function readAccount(db: Queryable, accountId: string, rowsMax: number = recentRowsMax): Promise<AccountView | null> {
   const found = await balance(db, accountId);
   if (!found) return null;
-  const [entries, transfers] = await Promise.all([
+  const [entries, transfers, recurrences] = await Promise.all([
     recentEntries(db, accountId, rowsMax),
     listTransfersForOps(db, { state: null, accountId, limit: rowsMax }),
+    readRecurrences(db, accountId),
   ]);
-  return { balance: found, entries, transfers };
+  return { balance: found, entries, transfers, recurrences };
 }

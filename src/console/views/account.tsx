@@ -1,5 +1,5 @@
 // The account page: balance, held and available, its limits and lookup budget, its devices, then
-// its latest ledger entries and transfers.
+// its latest ledger entries, transfers and recurring transfers.
 
 import type { TransferResource } from "../../transfers/store.ts";
 import type { AccountEntry, AccountView } from "../data/account.ts";
@@ -11,6 +11,7 @@ import { DevicesSection } from "./devices.tsx";
 import { Figure } from "./figure.tsx";
 import { Layout, StateBadge } from "./layout.tsx";
 import { TransferLink } from "./links.tsx";
+import { RecurringSection } from "./recurring.tsx";
 import { type Column, DataTable } from "./table.tsx";
 
 const entryColumns: Column<AccountEntry>[] = [
@@ -61,7 +62,7 @@ export interface AccountPageProps {
 }
 
 export function AccountPage({ account, limits, devices, deviceRules, csrfToken }: AccountPageProps) {
-  const { balance, entries, transfers } = account;
+  const { balance, entries, transfers, recurrences } = account;
   return (
     <Layout title={`Account ${balance.accountId}`} csrfToken={csrfToken}>
       <div class="figures">
@@ -73,6 +74,7 @@ export function AccountPage({ account, limits, devices, deviceRules, csrfToken }
       <DevicesSection devices={devices} deviceRules={deviceRules} />
       <LatestSection id="entries" title="Recent ledger entries" noun="entries" columns={entryColumns} rows={entries} />
       <LatestSection id="transfers" title="Recent transfers" noun="transfers" columns={transferColumns} rows={transfers} />
+      <RecurringSection recurrences={recurrences} />
     </Layout>
   );
 }
