@@ -10,11 +10,15 @@ import { contest } from "../support/contestations.ts";
 import { sandboxKeys } from "../support/faults.ts";
 import { checkInvariants, type InvariantId, type PaymentLookup, takeEntriesSnapshot } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
+import { createRecurring, recurringBody, runAtSlot } from "../support/recurring.ts";
 
 const pool = filePool(3);
 let accountId: string;
 let completedId: string;
 let refusedId: string;
+/** A weekly recurrence of the healthy account whose two occurrences both ran and were paid. */
+let recurringId: string;
+const paidOccurrenceIds: string[] = [];
 beforeAll(async () => {
   accountId = await fundedAccount(5_000);
   const completed = await (await createTransfer(accountId, { amount_cents: 3_000, ...sandboxKeys.silent })).json<TransferJson>();
@@ -27,14 +31,28 @@ beforeAll(async () => {
   const refused = await (await createTransfer(accountId, { amount_cents: 9_000, ...sandboxKeys.silent })).json<TransferJson>();
   refusedId = refused.id;
   expect(refused.failure_reason).toBe("insufficient_funds");
+  const recurrence = await (await createRecurring(accountId, recurringBody({ amount_cents: 100, frequency: "weekly", count: 2 }))).json<{
+    id: string;
+    occurrences: { transfer_id: string }[];
+  }>();
+  recurringId = recurrence.id;
+  const firstId = recurrence.occurrences[0]?.transfer_id ?? "";
+  await runAtSlot(pool, firstId);
+  const { rows } = await pool.query<{ id: string }>("SELECT id FROM transfers WHERE recurring_transfer_id = $1 AND occurrence = 2", [
+    recurringId,
+  ]);
+  const secondId = rows[0]?.id ?? "";
+  await runAtSlot(pool, secondId);
+  for (const id of [firstId, secondId]) expect((await waitForFinalState(accountId, id)).state).toBe("completed");
+  paidOccurrenceIds.push(firstId, secondId);
 });
 
-/** What the provider would say: paid for the completed transfer, and whatever a case adds. */
+/** What the provider would say: paid for the completed transfers, and whatever a case adds. */
 function provider(extra: Record<string, Partial<PaymentView>> = {}): PaymentLookup {
   return async (id) => {
     const base: PaymentView = { idempotency_key: id, send_calls: 1, status_calls: 1, made: true, status: "confirmed", end_to_end_id: null };
     if (extra[id]) return { ...base, ...extra[id] };
-    return id === completedId ? base : null;
+    return id === completedId || paidOccurrenceIds.includes(id) ? base : null;
   };
 }
 
@@ -211,6 +229,22 @@ describe("the invariant checker", () => {
       // Its transfer had a 1000-cent fraud return before it was made: one cent of it now counts.
       breakIt: (db) =>
         db.query("UPDATE contestations SET fraud_cents_before = fraud_cents_before - 1 WHERE transfer_id = $1", [completedId]),
+    },
+    {
+      invariant: "I13",
+      how: "an occurrence of a recurring transfer run twice on its date (with its unique index off)",
+      off: "DROP INDEX transfers_one_per_occurrence",
+      breakIt: (db) => db.query("UPDATE transfers SET occurrence = 1 WHERE recurring_transfer_id = $1", [recurringId]),
+    },
+    {
+      invariant: "I13",
+      how: "an evening retry of an occurrence that was paid",
+      breakIt: (db) =>
+        db.query(
+          `UPDATE transfers SET retry_of = (SELECT id FROM transfers WHERE recurring_transfer_id = $1 AND occurrence = 2)
+            WHERE recurring_transfer_id = $1 AND occurrence = 1`,
+          [recurringId],
+        ),
     },
   ])("reports $invariant: $how", async ({ invariant, off, breakIt, payment }) => {
     expect(await violationsAfter(breakIt, payment?.(), off)).toContain(invariant);

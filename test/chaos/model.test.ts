@@ -1,5 +1,6 @@
 // Model-based: fast-check generates sequences of transfers (every sandbox behaviour, amounts
-// that sometimes overdraw), credits, true, lying, replayed and forged webhooks, alarms (fired
+// that sometimes overdraw), recurring transfers whose first occurrence runs at once (with its
+// evening retry when short), credits, true, lying, replayed and forged webhooks, alarms (fired
 // twice), sweeps, object crashes, provider outages, database faults at step boundaries and
 // operator decisions. After every command the invariants hold; after the run drains, every
 // transfer is completed exactly when the provider made its payment, and balances add up.
@@ -10,7 +11,7 @@ import { clearDbFaults, tally } from "../support/faults.ts";
 import { takeEntriesSnapshot } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
 import { initialFundsCents, modelCommands } from "./model/arbitraries.ts";
-import { accountIds, type Model, type Real, reckon, resolveModelReviews } from "./model/world.ts";
+import { accountIds, type Model, type Real, reckon, resolveModelReviews, settleRecurrences } from "./model/world.ts";
 import { expectInvariants } from "./support/checks.ts";
 import { drain, tallyOutcomes } from "./support/drain.ts";
 import { scaled } from "./support/scale.ts";
@@ -28,12 +29,13 @@ async function newModel(fundsCents: readonly number[]): Promise<Model> {
       credits: new Map(cents > 0 ? [["seed", cents]] : []),
     })),
   );
-  return { accounts, transfers: [] };
+  return { accounts, transfers: [], recurrences: [] };
 }
 
 /** Faults off, every saga drained, reviews resolved by a careful operator, then the books. */
 async function finish(model: Model, real: Real): Promise<void> {
   await clearDbFaults();
+  expect(await settleRecurrences(model, real, 30_000), "recurring occurrences that never ran").toEqual([]);
   const ids = model.transfers.map((t) => t.id);
   const drained = await drain(real.pool, ids, { timeoutMs: 60_000, rescueAfterMs: 2_000, label: "model_run" });
   expect(drained.stuck, "sagas still in flight after the run").toEqual([]);

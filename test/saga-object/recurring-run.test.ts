@@ -6,15 +6,11 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readRuleSettings } from "../../src/config/rule-settings.ts";
-import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import { recurringTransferSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { occurrenceDate } from "../../src/saga/recurrence.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
-import { transition } from "../../src/saga/transition.ts";
 import type { TransferSaga } from "../../src/saga-object.ts";
-import { viewOf } from "../../src/saga-runtime/advance.ts";
-import { followUpsOf } from "../../src/transfers/recurring-follow-ups.ts";
 import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { runScheduledTransfer } from "../../src/transfers/scheduled.ts";
 import { loadSaga } from "../../src/transfers/store.ts";
@@ -22,7 +18,7 @@ import { expectJson } from "../api/helpers.ts";
 import { fundedAccount, getTransfer, opsCall, waitForFinalState } from "../support/api.ts";
 import { checkInvariants } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
-import { cancelRecurring, createRecurring, getRecurring, recurringBody } from "../support/recurring.ts";
+import { cancelRecurring, createRecurring, getRecurring, recurringBody, runAtSlot } from "../support/recurring.ts";
 import { cancel, saoPauloDayFromToday } from "../support/schedule.ts";
 
 const pool = filePool(3);
@@ -44,30 +40,6 @@ async function sagaOf(id: string): Promise<SagaRecord> {
 async function created(accountId: string, overrides: Record<string, unknown>) {
   accountsUsed.push(accountId);
   return expectJson(await createRecurring(accountId, recurringBody(overrides)), 201, recurringTransferSchema);
-}
-
-/**
- * The run at its recorded slot (rules, hold, and what comes after it), exactly as the object
- * decides it at that instant; then the transfer's own object carries on in real time from the
- * database's record (a send decided at the slot's future instant would already be past its
- * deadline in real time).
- */
-async function runAtSlot(id: string): Promise<SagaRecord> {
-  const saga = await sagaOf(id);
-  const nowMs = saga.nextCheckAtMs;
-  if (nowMs === null) throw new Error(`transfer ${id} waits for nothing`);
-  const timings = readSagaTimings(env);
-  const command = transition(viewOf(saga), { type: "due" }, nowMs, timings).commands[0];
-  if (command?.type !== "run_scheduled") throw new Error(`expected a run, got ${command?.type}`);
-  const followUps = followUpsOf(saga, nowMs, timings.deadlineMs);
-  const ran = await runScheduledTransfer(pool, id, nowMs, readRuleSettings(env), command.retryAtMs, followUps);
-  if (ran.outcome !== "applied") throw new Error(`the run answered ${ran.outcome}`);
-  await runInDurableObject(stub(id), async (_, state) => {
-    await state.storage.deleteAlarm();
-    await state.storage.deleteAll();
-  });
-  await stub(id).ensureArmed();
-  return ran.saga;
 }
 
 async function credit(accountId: string, amountCents: number): Promise<void> {
@@ -95,7 +67,7 @@ describe("an occurrence on its day", () => {
     const firstId = recurrence.occurrences[0]?.transfer_id ?? "";
     expect((await sagaOf(firstId)).nextCheckAtMs).toBe(scheduledRunAtMs(first, firstId, "early"));
 
-    const ran = await runAtSlot(firstId);
+    const ran = await runAtSlot(pool, firstId);
     expect(ran.state).not.toBe("scheduled");
     expect((await waitForFinalState(accountId, firstId)).state).toBe("completed");
 
@@ -120,9 +92,9 @@ describe("an occurrence on its day", () => {
   it("ends the recurrence finished after its last occurrence, opening nothing more", async () => {
     const accountId = await fundedAccount(10_000);
     const recurrence = await created(accountId, { frequency: "weekly", count: 2 });
-    await runAtSlot(recurrence.occurrences[0]?.transfer_id ?? "");
+    await runAtSlot(pool, recurrence.occurrences[0]?.transfer_id ?? "");
     const secondId = (await recurrenceOf(accountId, recurrence.id)).occurrences[1]?.transfer_id ?? "";
-    await runAtSlot(secondId);
+    await runAtSlot(pool, secondId);
     const finished = await recurrenceOf(accountId, recurrence.id);
     expect(finished).toMatchObject({ state: "finished", next_date: null });
     expect(finished.occurrences).toHaveLength(2);
@@ -155,7 +127,7 @@ describe("too little available at the morning run", () => {
     const first = saoPauloDayFromToday(1);
     const recurrence = await created(accountId, { first_date: first, frequency: "weekly", count: 2 });
     const firstId = recurrence.occurrences[0]?.transfer_id ?? "";
-    expect(await runAtSlot(firstId)).toMatchObject({ state: "compensated" });
+    expect(await runAtSlot(pool, firstId)).toMatchObject({ state: "compensated" });
     const occurrence = await getTransfer(accountId, firstId);
     expect(occurrence).toMatchObject({ state: "compensated", failure_reason: "insufficient_funds" });
 
@@ -172,7 +144,7 @@ describe("too little available at the morning run", () => {
     expect(retrySlot.minuteOfDay).toBeLessThan(20 * 60);
 
     await credit(accountId, 5_000);
-    expect((await runAtSlot(retryId)).state).not.toBe("scheduled");
+    expect((await runAtSlot(pool, retryId)).state).not.toBe("scheduled");
     expect((await waitForFinalState(accountId, retryId)).state).toBe("completed");
     // Each change is an event of its own transfer, which names the recurrence.
     const { rows } = await pool.query<{ transfer_id: string; state: string; recurring: string }>(
@@ -189,9 +161,9 @@ describe("too little available at the morning run", () => {
     const accountId = await fundedAccount(0);
     const recurrence = await created(accountId, { frequency: "weekly", count: 2 });
     const firstId = recurrence.occurrences[0]?.transfer_id ?? "";
-    await runAtSlot(firstId);
+    await runAtSlot(pool, firstId);
     const retryId = (await recurrenceOf(accountId, recurrence.id)).occurrences[0]?.retry_transfer_id ?? "";
-    expect(await runAtSlot(retryId)).toMatchObject({ state: "compensated" });
+    expect(await runAtSlot(pool, retryId)).toMatchObject({ state: "compensated" });
     expect(await getTransfer(accountId, retryId)).toMatchObject({ failure_reason: "insufficient_funds" });
     const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM transfers WHERE recurring_transfer_id = $1", [
       recurrence.id,
@@ -206,9 +178,9 @@ describe("monthly on the 31st", () => {
     const accountId = await fundedAccount(100_000);
     const first = nextThirtyFirstBeforeAShortMonth();
     const recurrence = await created(accountId, { first_date: first, frequency: "monthly", count: 3 });
-    await runAtSlot(recurrence.occurrences[0]?.transfer_id ?? "");
+    await runAtSlot(pool, recurrence.occurrences[0]?.transfer_id ?? "");
     const second = (await recurrenceOf(accountId, recurrence.id)).occurrences[1];
-    await runAtSlot(second?.transfer_id ?? "");
+    await runAtSlot(pool, second?.transfer_id ?? "");
     const dates = (await recurrenceOf(accountId, recurrence.id)).occurrences.map((o) => o.date);
     expect(dates).toEqual([first, occurrenceDate(first, "monthly", 2), occurrenceDate(first, "monthly", 3)]);
     expect(Number(dates[1]?.slice(8))).toBeLessThan(31);
@@ -231,7 +203,7 @@ describe("canceling", () => {
   it("cancels the recurrence with everything still waiting: the next occurrence and the evening retry", async () => {
     const accountId = await fundedAccount(0);
     const recurrence = await created(accountId, { frequency: "weekly", count: 3 });
-    await runAtSlot(recurrence.occurrences[0]?.transfer_id ?? "");
+    await runAtSlot(pool, recurrence.occurrences[0]?.transfer_id ?? "");
     const before = await recurrenceOf(accountId, recurrence.id);
     const retryId = before.occurrences[0]?.retry_transfer_id ?? "";
     const nextId = before.occurrences[1]?.transfer_id ?? "";

@@ -19,6 +19,14 @@ const transferIndex = fc.nat({ max: 1_000 });
 const createTransfer = fc
   .tuple(accountIndex, fc.integer({ min: 1, max: amountCentsMax }), fc.constantFrom(...sandboxBehaviours))
   .map(([a, amount, behaviour]) => commands.create(a, amount, behaviour));
+const recur = fc
+  .tuple(
+    accountIndex,
+    fc.integer({ min: 1, max: amountCentsMax }),
+    fc.constantFrom(...sandboxBehaviours),
+    fc.constantFrom<"weekly" | "monthly">("weekly", "monthly"),
+  )
+  .map(([a, amount, behaviour, frequency]) => commands.recur(a, amount, behaviour, frequency));
 const dbFault = fc.constantFrom(...dbFaultKinds).map((kind) => commands.dbFault(kind));
 const wait = fc.integer({ min: 50, max: 800 }).map((ms) => commands.wait(ms));
 
@@ -27,6 +35,7 @@ export const modelCommands = [
   createTransfer,
   createTransfer,
   createTransfer,
+  recur,
   fc.tuple(transferIndex, fc.boolean()).map(([t, same]) => commands.repeat(t, same)),
   fc.tuple(accountIndex, fc.integer({ min: 1, max: 50_000 }), fc.boolean()).map(([a, amount, reuse]) => commands.credit(a, amount, reuse)),
   fc.tuple(transferIndex, fc.constantFrom(...webhookVariants)).map(([t, variant]) => commands.webhook(t, variant)),

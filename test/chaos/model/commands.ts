@@ -18,11 +18,13 @@ import {
   sandboxKeys,
   tally,
 } from "../../support/faults.ts";
+import { saoPauloDayFromToday } from "../../support/schedule.ts";
 import { serverErrorCounters } from "../support/answers.ts";
 import { createWithRetries } from "../support/clients.ts";
 import { resolveWithRetries } from "../support/operator.ts";
+import { createRecurringWithRetries } from "../support/recurring.ts";
 import { expectedWebhookStatus, sendWebhook, type WebhookStatus, type WebhookVariant } from "../support/webhooks.ts";
-import { type Model, type ModelTransfer, observe, type Real } from "./world.ts";
+import { type Model, type ModelTransfer, observe, type Real, settleRecurrences } from "./world.ts";
 
 type Command = fc.AsyncCommand<Model, Real, false>;
 
@@ -95,7 +97,11 @@ export const commands = {
         const account = t ? model.accounts[t.accountIndex] : undefined;
         if (!t || !account) throw new Error(`${name}: no transfer to repeat`);
         const body = sameBody ? t.body : { ...t.body, amount_cents: t.body.amount_cents + 1 };
-        if (sameBody) {
+        if (t.recurring) {
+          // An occurrence's key is its recurrence's: a client sending it is never handed the occurrence.
+          const reused = await createWithRetries(account.id, body, t.idempotencyKey);
+          expect(reused.status, "a client request under an occurrence's key").toBe(422);
+        } else if (sameBody) {
           const replay = await createWithRetries(account.id, body, t.idempotencyKey);
           expect(replay).toMatchObject({ status: 202, replayed: true });
           expect(replay.transfer?.id).toBe(t.id);
@@ -238,6 +244,37 @@ export const commands = {
       },
       true,
     );
+  },
+
+  /**
+   * A client creates a recurring transfer and its first occurrence's day comes at once: the run
+   * is raced from every side under the faults, and so is the evening retry it opens when the
+   * account is short. I13 (each occurrence runs at most once on its date, plus its one retry)
+   * is checked after this command like every invariant.
+   */
+  recur(accountIndex: number, amountCents: number, behaviour: SandboxBehaviour, frequency: "weekly" | "monthly"): Command {
+    return step(`recur(${accountIndex}, ${amountCents}, ${behaviour}, ${frequency})`, async (model, real) => {
+      const index = accountIndex % model.accounts.length;
+      const account = model.accounts[index];
+      if (!account) throw new Error("no account");
+      const body = { amount_cents: amountCents, ...sandboxKeys[behaviour] };
+      const created = await createRecurringWithRetries(account.id, { ...body, first_date: saoPauloDayFromToday(1), frequency, count: 3 });
+      expect(created.status, "create a recurring transfer").toBe(201);
+      if (created.id === null || created.firstTransferId === null || created.firstTransferKey === null)
+        throw new Error("201 without a recurrence");
+      model.recurrences.push({ id: created.id, accountIndex: index, firstTransferId: created.firstTransferId });
+      model.transfers.push({
+        id: created.firstTransferId,
+        accountIndex: index,
+        idempotencyKey: created.firstTransferKey,
+        body,
+        behaviour,
+        seen: "scheduled",
+        resolvedByOperator: null,
+        recurring: true,
+      });
+      await settleRecurrences(model, real, 3_000);
+    });
   },
 
   wait(durationMs: number): Command {

@@ -10,6 +10,7 @@ import { type SandboxBehaviour, tally } from "../../support/faults.ts";
 import { checkInvariants, type EntriesSnapshot } from "../../support/invariants.ts";
 import { violationCounters } from "../support/checks.ts";
 import { resolveReviews } from "../support/operator.ts";
+import { retriesOf, runNow } from "../support/recurring.ts";
 
 export interface ModelTransfer {
   id: string;
@@ -20,6 +21,8 @@ export interface ModelTransfer {
   /** The last state observed: a final one must never change. */
   seen: string;
   resolvedByOperator: "sent" | "not_sent" | null;
+  /** An occurrence of a recurring transfer, or its evening retry: its key is the recurrence's, never a client's. */
+  recurring?: boolean;
 }
 
 export interface ModelAccount {
@@ -32,6 +35,8 @@ export interface ModelAccount {
 export interface Model {
   accounts: ModelAccount[];
   transfers: ModelTransfer[];
+  /** Recurring transfers created; their first occurrence (and its retry) are among `transfers` once run. */
+  recurrences: { id: string; accountIndex: number; firstTransferId: string }[];
 }
 
 export interface Real {
@@ -68,6 +73,22 @@ export async function observe(model: Model, real: Real, after: string): Promise<
     }
     t.seen = now.state;
   }
+}
+
+/**
+ * Every recurrence's first occurrence has run, and so has the evening retry of one short of
+ * funds: both are then ordinary transfers of the model (the next occurrence waits for its date).
+ */
+export async function settleRecurrences(model: Model, real: Real, timeoutMs: number): Promise<string[]> {
+  const firsts = model.recurrences.map((r) => r.firstTransferId);
+  const waiting = await runNow(real.pool, firsts, timeoutMs);
+  for (const retry of await retriesOf(real.pool, firsts)) {
+    const occurrence = model.transfers.find((t) => t.id === retry.retryOf);
+    if (!occurrence || model.transfers.some((t) => t.id === retry.id)) continue;
+    model.transfers.push({ ...occurrence, id: retry.id, idempotencyKey: `${occurrence.idempotencyKey}:retry`, seen: "scheduled" });
+  }
+  const retries = model.transfers.filter((t) => t.recurring && !firsts.includes(t.id)).map((t) => t.id);
+  return [...waiting, ...(await runNow(real.pool, retries, timeoutMs))];
 }
 
 /** The careful operator works the run's review queue (support/operator.ts). */
