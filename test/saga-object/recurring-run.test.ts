@@ -225,6 +225,30 @@ describe("canceling", () => {
   });
 });
 
+describe("a cancel racing the run", () => {
+  it("either cancels the occurrence before it runs or lets the run open the next one, which it then cancels: nothing waits after", async () => {
+    for (let round = 0; round < 4; round++) {
+      const accountId = await fundedAccount(10_000);
+      const recurrence = await created(accountId, { frequency: "weekly", count: 3 });
+      const firstId = recurrence.occurrences[0]?.transfer_id ?? "";
+      const [ran, canceled] = await Promise.allSettled([runAtSlot(pool, firstId), cancelRecurring(accountId, recurrence.id)]);
+      expect(canceled.status === "fulfilled" && canceled.value.status).toBe(200);
+      const { rows } = await pool.query<{ state: string; occurrence: number }>(
+        "SELECT state, occurrence FROM transfers WHERE recurring_transfer_id = $1 ORDER BY occurrence",
+        [recurrence.id],
+      );
+      if (ran.status === "fulfilled") {
+        // The run came first: the occurrence started, and the next one it opened was canceled.
+        expect(rows.map((r) => r.state)).toEqual([expect.not.stringMatching(/^(scheduled|canceled)$/), "canceled"]);
+      } else {
+        // The cancel came first: the run found nothing scheduled and opened nothing.
+        expect(rows).toEqual([{ state: "canceled", occurrence: 1 }]);
+      }
+      expect(await recurrenceOf(accountId, recurrence.id)).toMatchObject({ state: "canceled", next_date: null });
+    }
+  });
+});
+
 describe("the money stays exact", () => {
   it("keeps every invariant over the accounts above", async () => {
     expect(accountsUsed.length).toBeGreaterThan(5);
