@@ -230,13 +230,13 @@ describe("the invariant checker", () => {
         db.query("UPDATE contestations SET fraud_cents_before = fraud_cents_before - 1 WHERE transfer_id = $1", [completedId]),
     },
     {
-      invariant: "I13",
+      invariant: "I15",
       how: "an occurrence of a recurring transfer run twice on its date (with its unique index off)",
       off: "DROP INDEX transfers_one_per_occurrence",
       breakIt: (db) => db.query("UPDATE transfers SET occurrence = 1 WHERE recurring_transfer_id = $1", [recurringId]),
     },
     {
-      invariant: "I13",
+      invariant: "I15",
       how: "a second evening retry of one occurrence (with its unique index off)",
       off: "DROP INDEX transfers_one_retry_per_occurrence",
       breakIt: (db) =>

@@ -21,11 +21,11 @@
 //    customer credited its amount, Pix clearing debited it) and one transfer.returned event.
 // I13 each day's new-device usage equals its unregistered devices' transfers still held or
 //    settled (test/support/device-invariants.ts).
-// I13 recurring transfers: each occurrence runs at most once on its date, plus its one evening
-//    retry (test/support/recurring-invariants.ts).
 // I14 limit usage: a São Paulo day's usage equals its transfers held or paid (limit_day); a night
 //    window's equals the transfers charged to it (night_usage_charges), each held, paid or still
 //    scheduled (a compensated or canceled one has given its amount back).
+// I15 recurring transfers: each occurrence runs at most once on its date, plus its one evening
+//    retry (test/support/recurring-invariants.ts).
 // I16 contestations: returned_cents equals the transfer's fraud returns since it was made; only
 //    on completed transfers; at most one not final per transfer (contestation-invariants.ts).
 import { env } from "cloudflare:test";
@@ -39,7 +39,24 @@ import { deviceUsageChecks } from "./device-invariants.ts";
 import { eventChecks } from "./event-invariants.ts";
 import { recurringChecks } from "./recurring-invariants.ts";
 
-export const invariantIds = ["I1", "I2", "I3", "I4", "I5", "I6", "I7", "I8", "I9", "I10", "I11", "I12", "I13", "I14", "I16"] as const;
+export const invariantIds = [
+  "I1",
+  "I2",
+  "I3",
+  "I4",
+  "I5",
+  "I6",
+  "I7",
+  "I8",
+  "I9",
+  "I10",
+  "I11",
+  "I12",
+  "I13",
+  "I14",
+  "I15",
+  "I16",
+] as const;
 export type InvariantId = (typeof invariantIds)[number];
 
 export interface Violation {
@@ -164,7 +181,7 @@ async function sqlChecks(
     ...(await eventChecks(client, scope)).map((found) => violation("I11", found.subject, found.detail)),
     ...(await deviceUsageChecks(client, scope)).map((found) => violation("I13", found.subject, found.detail)),
     ...(await contestationChecks(client, scope)).map((found) => violation("I16", found.subject, found.detail)),
-    ...(await recurringChecks(client, scope)).map((found) => violation("I13", found.subject, found.detail)),
+    ...(await recurringChecks(client, scope)).map((found) => violation("I15", found.subject, found.detail)),
   ];
   const { rows: transfers } = await client.query<TransferRow>(
     `SELECT t.id, t.account_id, t.state, t.failure_reason, h.status AS hold_status,

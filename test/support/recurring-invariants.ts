@@ -1,4 +1,4 @@
-// I13, recurring transfers (CONTRACT §2): every occurrence runs at most once on its date, plus at
+// I15, recurring transfers (CONTRACT §2): every occurrence runs at most once on its date, plus at
 // most one evening retry, opened only after the occurrence found too little available, on the
 // same date, itself never retried; at most one occurrence of a recurrence waits; no more
 // occurrences than the recurrence's count; nothing waits for a canceled recurrence.

@@ -249,7 +249,7 @@ export const commands = {
   /**
    * A client creates a recurring transfer and its first occurrence's day comes at once: the run
    * is raced from every side under the faults, and so is the evening retry it opens when the
-   * account is short. I13 (each occurrence runs at most once on its date, plus its one retry)
+   * account is short. I15 (each occurrence runs at most once on its date, plus its one retry)
    * is checked after this command like every invariant.
    */
   recur(accountIndex: number, amountCents: number, behaviour: SandboxBehaviour, frequency: "weekly" | "monthly"): Command {
