@@ -288,7 +288,7 @@ export class TransferSaga extends DurableObject<Env> {
         const transferId = this.ctx.id.name ?? "";
         // A recurring occurrence canceled on its own is skipped: its next occurrence opens now.
         const saga = (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? (await this.load(db));
-        const followUps = saga ? followUpsOf(saga, Date.now(), this.timings().deadlineMs) : null;
+        const followUps = saga ? followUpsOf(saga, null, this.timings().deadlineMs) : null;
         const result = await cancelScheduledTransfer(db, transferId, followUps);
         if (result.outcome === "not_found") return result;
         await this.ctx.storage.put(sagaKey, result.saga);

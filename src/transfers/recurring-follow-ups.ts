@@ -19,10 +19,14 @@ export interface RecurringFollowUps {
   retry: OccurrenceSlot | null;
 }
 
-/** Null for a transfer of no recurrence, and for a retry (nothing comes after it). */
+/**
+ * Null for a transfer of no recurrence, and for a retry (nothing comes after it). `runAtMs` is
+ * the business instant of the occurrence's run; null for its cancel, which gets no retry and so
+ * decides nothing by the clock.
+ */
 export function followUpsOf(
   saga: SagaRecord,
-  nowMs: number,
+  runAtMs: number | null,
   deadlineMs: number,
   newId: () => string = () => crypto.randomUUID(),
 ): RecurringFollowUps | null {
@@ -37,7 +41,7 @@ export function followUpsOf(
   }
   // A run so late that the day's retry window has closed (after an outage) gets no retry.
   let retry: OccurrenceSlot | null = null;
-  if (nowMs < runWindowEndsAtMs(saga.scheduledFor, "recurring_retry")) {
+  if (runAtMs !== null && runAtMs < runWindowEndsAtMs(saga.scheduledFor, "recurring_retry")) {
     const id = newId();
     retry = { id, run_at_ms: scheduledRunAtMs(saga.scheduledFor, id, "recurring_retry") };
   }
