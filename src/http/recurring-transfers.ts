@@ -17,6 +17,7 @@ import {
 } from "../transfers/recurring-store.ts";
 import { notFound, problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
+import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
 import { requestFingerprint } from "./fingerprint.ts";
 import { requireIdempotencyKey } from "./idempotency-key.ts";
@@ -83,8 +84,7 @@ recurringTransferRoutes.post("/", createDoc, limitTransferRate("recurring"), jso
   const amountMaxCents = config.rules.per_transfer_cents;
   if (body.amount_cents > amountMaxCents)
     return validationProblem(c, [{ field: "amount_cents", message: `must be at most ${amountMaxCents}` }]);
-  const nowMs = Date.now();
-  const refusal = scheduleRefusal(body.first_date, saoPauloClock(nowMs).day);
+  const refusal = scheduleRefusal(body.first_date, saoPauloClock(await requestBusinessNowMs(c, config)).day);
   if (refusal !== null) return validationProblem(c, [{ field: "first_date", message: refusal }]);
   const key = normalisePixKey(body.pix_key_type, body.pix_key);
   if (!key.ok) return validationProblem(c, [{ field: "pix_key", message: key.message }]);
