@@ -11,7 +11,7 @@ import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { occurrenceDate } from "../../src/saga/recurrence.ts";
 import { runWindowEndsAtMs } from "../../src/saga/schedule.ts";
 import { expectJson, expectValidationProblem } from "../api/helpers.ts";
-import { fundedAccount, getBalance, getTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
+import { creditAccount, fundedAccount, getBalance, getTransfer, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { advanceClock, advanceClockTo, businessNow, saoPauloAtMs } from "../support/clock.ts";
 import { checkInvariants } from "../support/invariants.ts";
 import { clientLimitsOf } from "../support/limits.ts";
@@ -46,14 +46,6 @@ function occurrenceId(recurrence: RecurringTransfer, occurrence: number): string
   const id = recurrence.occurrences[occurrence - 1]?.transfer_id;
   if (id === undefined) throw new Error(`occurrence ${occurrence} of ${recurrence.id} has not opened`);
   return id;
-}
-
-async function credit(accountId: string, amountCents: number): Promise<void> {
-  const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
-    method: "POST",
-    body: JSON.stringify({ amount_cents: amountCents, idempotency_key: crypto.randomUUID() }),
-  });
-  expect(credited.status).toBe(200);
 }
 
 /** The first January 31 after business today (always within the 365 days a schedule may reach). */
@@ -124,26 +116,31 @@ describe("occurrences as the clock reaches their dates", () => {
 });
 
 describe("too little available at the morning run", () => {
-  it("ends the occurrence compensated and pays its one retry once the clock reaches 18:00 to 20:00 that day, with the money credited since", async () => {
+  /** A weekly recurrence of 2 from business tomorrow on 1_000 of 2_500, its first run at `runAtMs(first date)`. */
+  async function firstRunShort(runAtMs: (first: string) => number) {
     const accountId = await account(1_000);
     const first = saoPauloDayFromToday(1, await businessNow());
     const recurrence = await created(accountId, { first_date: first, frequency: "weekly", count: 2 });
-
-    await advanceClockTo(morningOf(first));
+    await advanceClockTo(runAtMs(first));
     const firstId = occurrenceId(recurrence, 1);
     expect(await waitForFinalState(accountId, firstId)).toMatchObject({ state: "compensated", failure_reason: "insufficient_funds" });
     const after = await recurrenceOf(accountId, recurrence.id);
+    expect(after).toMatchObject({ state: "active", next_date: occurrenceDate(first, "weekly", 2) });
+    return { accountId, first, after };
+  }
+
+  it("ends the occurrence compensated and pays its one retry once the clock reaches 18:00 to 20:00 that day, with the money credited since", async () => {
+    const { accountId, first, after } = await firstRunShort(morningOf);
     const retryId = after.occurrences[0]?.retry_transfer_id ?? "";
     expect(retryId).not.toBe("");
-    expect(after).toMatchObject({ state: "active", next_date: occurrenceDate(first, "weekly", 2) });
     // Its slot is in the evening: the morning's advance left it waiting.
     expect(await getTransfer(accountId, retryId)).toMatchObject({
       state: "scheduled",
       scheduled_for: first,
-      recurring_transfer_id: recurrence.id,
+      recurring_transfer_id: after.id,
     });
 
-    await credit(accountId, 5_000);
+    await creditAccount(accountId, 5_000);
     await advanceClockTo(runWindowEndsAtMs(first, "recurring_retry"));
     expect(await waitForFinalState(accountId, retryId)).toMatchObject({ state: "completed" });
     expect(await getBalance(accountId)).toMatchObject({ balance_cents: 1_000 + 5_000 - 2_500, held_cents: 0 });
@@ -152,16 +149,8 @@ describe("too little available at the morning run", () => {
   });
 
   it("gives no retry to an occurrence that first runs after its day's retry window closed (business time decides)", async () => {
-    const accountId = await account(1_000);
-    const first = saoPauloDayFromToday(1, await businessNow());
-    const recurrence = await created(accountId, { first_date: first, frequency: "weekly", count: 2 });
-
-    await advanceClockTo(runWindowEndsAtMs(first, "recurring_retry") + 60_000);
-    const firstId = occurrenceId(recurrence, 1);
-    expect(await waitForFinalState(accountId, firstId)).toMatchObject({ state: "compensated", failure_reason: "insufficient_funds" });
-    const after = await recurrenceOf(accountId, recurrence.id);
+    const { after } = await firstRunShort((first) => runWindowEndsAtMs(first, "recurring_retry") + 60_000);
     expect(after.occurrences.map((o) => o.retry_transfer_id)).toEqual([null, null]);
-    expect(after).toMatchObject({ state: "active", next_date: occurrenceDate(first, "weekly", 2) });
   });
 });
 

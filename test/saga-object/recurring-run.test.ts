@@ -15,7 +15,7 @@ import type { SagaRecord } from "../../src/transfers/saga-record.ts";
 import { runScheduledTransfer } from "../../src/transfers/scheduled.ts";
 import { loadSaga } from "../../src/transfers/store.ts";
 import { expectJson } from "../api/helpers.ts";
-import { fundedAccount, getTransfer, opsCall, waitForFinalState } from "../support/api.ts";
+import { creditAccount, fundedAccount, getTransfer, waitForFinalState } from "../support/api.ts";
 import { checkInvariants } from "../support/invariants.ts";
 import { filePool } from "../support/pool-test.ts";
 import { cancelRecurring, createRecurring, getRecurring, recurringBody, runAtSlot } from "../support/recurring.ts";
@@ -40,14 +40,6 @@ async function sagaOf(id: string): Promise<SagaRecord> {
 async function created(accountId: string, overrides: Record<string, unknown>) {
   accountsUsed.push(accountId);
   return expectJson(await createRecurring(accountId, recurringBody(overrides)), 201, recurringTransferSchema);
-}
-
-async function credit(accountId: string, amountCents: number): Promise<void> {
-  const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
-    method: "POST",
-    body: JSON.stringify({ amount_cents: amountCents, idempotency_key: crypto.randomUUID() }),
-  });
-  expect(credited.status).toBe(200);
 }
 
 /** The first São Paulo date after tomorrow on the 31st whose next month is shorter. */
@@ -143,7 +135,7 @@ describe("too little available at the morning run", () => {
     expect(retrySlot.minuteOfDay).toBeGreaterThanOrEqual(18 * 60);
     expect(retrySlot.minuteOfDay).toBeLessThan(20 * 60);
 
-    await credit(accountId, 5_000);
+    await creditAccount(accountId, 5_000);
     expect((await runAtSlot(pool, retryId)).state).not.toBe("scheduled");
     expect((await waitForFinalState(accountId, retryId)).state).toBe("completed");
     // Each change is an event of its own transfer, which names the recurrence.

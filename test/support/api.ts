@@ -54,14 +54,17 @@ export async function fundedAccount(amountCents: number): Promise<string> {
   const accountId = uniqueAccountId();
   const created = await opsCall(`/ops/accounts/${accountId}`, { method: "PUT" });
   if (created.status !== 201) throw new Error(`account creation answered ${created.status}`);
-  if (amountCents > 0) {
-    const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
-      method: "POST",
-      body: JSON.stringify({ amount_cents: amountCents, idempotency_key: "seed" }),
-    });
-    if (credited.status !== 200) throw new Error(`credit answered ${credited.status}`);
-  }
+  if (amountCents > 0) await creditAccount(accountId, amountCents, "seed");
   return accountId;
+}
+
+/** Money arriving on an account through the operator API (a credit of its own, once per key). */
+export async function creditAccount(accountId: string, amountCents: number, idempotencyKey: string = crypto.randomUUID()): Promise<void> {
+  const credited = await opsCall(`/ops/accounts/${accountId}/credits`, {
+    method: "POST",
+    body: JSON.stringify({ amount_cents: amountCents, idempotency_key: idempotencyKey }),
+  });
+  if (credited.status !== 200) throw new Error(`credit answered ${credited.status}`);
 }
 
 export interface TransferBody {
