@@ -6,7 +6,7 @@ import type { Queryable } from "../db/queryable.ts";
 import type { JsonObject } from "../json.ts";
 import type { PixKeyType } from "../lib/ids.ts";
 import type { RecurrenceFrequency } from "../saga/recurrence.ts";
-import { decodePosition, type PageRow, pageOf } from "./page-position.ts";
+import { type OwnedPage, ownedPage, ownedResource } from "./owned-reads.ts";
 import type { OccurrenceSlot } from "./recurring-follow-ups.ts";
 import { callJson } from "./store.ts";
 
@@ -103,41 +103,18 @@ export type RecurringRead =
 
 /** The caller's recurring transfer; another account's is indistinguishable from none. */
 export async function recurringTransferForAccount(db: Queryable, id: string, accountId: string): Promise<RecurringRead> {
-  const { rows } = await db.query<{ account_exists: boolean; resource: RecurringTransferResource | null }>(
-    `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $2 AND kind = 'customer') AS account_exists,
-            (SELECT recurring_transfer_json(r.id) FROM recurring_transfers r WHERE r.id = $1 AND r.account_id = $2) AS resource`,
-    [id, accountId],
-  );
-  const row = rows[0];
-  if (!row?.account_exists) return { outcome: "account_not_found" };
-  return row.resource ? { outcome: "found", recurringTransfer: row.resource } : { outcome: "not_found" };
+  const read = await ownedResource<RecurringTransferResource>(db, "recurring_transfer", id, accountId);
+  return read.outcome === "found" ? { outcome: "found", recurringTransfer: read.resource } : read;
 }
 
-export type RecurringPage =
-  | { outcome: "page"; data: RecurringTransferResource[]; nextPosition: string | null }
-  | { outcome: "account_not_found" }
-  | { outcome: "bad_cursor" };
+export type RecurringPage = OwnedPage<RecurringTransferResource>;
 
-/** Newest first, as the transfers' list: the position is the last row's (created_at, id). */
-export async function listRecurringTransfersForAccount(
+/** Newest first, as the transfers' list. */
+export function listRecurringTransfersForAccount(
   db: Queryable,
   accountId: string,
   limit: number,
   rawPosition: string | null,
 ): Promise<RecurringPage> {
-  const cursor = rawPosition === null ? null : decodePosition(rawPosition);
-  if (rawPosition !== null && cursor === null) return { outcome: "bad_cursor" };
-  const { rows } = await db.query<{ account_exists: boolean; page: PageRow<RecurringTransferResource>[] | null }>(
-    `SELECT EXISTS (SELECT 1 FROM accounts WHERE id = $1 AND kind = 'customer') AS account_exists,
-            (SELECT jsonb_agg(jsonb_build_object('resource', recurring_transfer_json(p.id), 'created_at', p.created_at, 'id', p.id)
-                              ORDER BY p.created_at DESC, p.id DESC)
-               FROM (SELECT id, created_at FROM recurring_transfers
-                      WHERE account_id = $1
-                        AND ($2::timestamptz IS NULL OR (created_at, id) < ($2::timestamptz, $3::uuid))
-                      ORDER BY created_at DESC, id DESC LIMIT $4) p) AS page`,
-    [accountId, cursor?.createdAt ?? null, cursor?.id ?? null, limit + 1],
-  );
-  const row = rows[0];
-  if (!row?.account_exists) return { outcome: "account_not_found" };
-  return { outcome: "page", ...pageOf(row.page ?? [], limit) };
+  return ownedPage(db, "recurring_transfer", accountId, limit, rawPosition);
 }
