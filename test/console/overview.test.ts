@@ -1,6 +1,10 @@
 // The console's home: the overview's figures, each linking to the list behind it, three SVG
 // charts with labelled axes and screen-reader text, the window selector, and no script at all.
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { ProviderHealth } from "../../src/alerts/provider-health-object.ts";
+import { providerConfiguration } from "../../src/alerts/provider-misconfigured.ts";
 import { createTransfer, fundedAccount, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { getPage, login } from "./support.ts";
 
@@ -105,6 +109,26 @@ describe("console home: the overview", () => {
       const { html } = await pageOf(`/console?${query}`, 400);
       expect(html).toContain("That window or filter is not valid");
     }
+  });
+});
+
+describe("console home: the PSP's health", () => {
+  const health = () => env.PROVIDER_HEALTH.getByName(providerConfiguration(env));
+
+  it("says first when the PSP is degraded, and since when, as the degraded-PSP alert's state has it", async () => {
+    const sinceMs = Date.now() - 7 * 60_000;
+    await runInDurableObject(health(), (_: ProviderHealth, state) =>
+      state.storage.put("state", { degradedSinceMs: sinceMs, degradedAlertedAtMs: sinceMs, spellAlerted: true }),
+    );
+    try {
+      const { html } = await pageOf("/console");
+      expect(html).toMatch(/<p class="warning" role="status">The PSP is degraded since [^<]*\(for 7 min\)/);
+    } finally {
+      await runInDurableObject(health(), (_: ProviderHealth, state) => state.storage.deleteAll());
+    }
+    const { html } = await pageOf("/console");
+    expect(html).toContain("The PSP is answering");
+    expect(html).not.toContain("The PSP is degraded");
   });
 });
 

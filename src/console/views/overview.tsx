@@ -98,6 +98,19 @@ function QueueFigures({ overview }: { overview: Overview }) {
   );
 }
 
+/** The degraded-PSP alert's state, as the overview has it: said first, since customers feel it first. */
+function ProviderStatus({ overview }: { overview: Overview }) {
+  const since = overview.provider.degraded_since;
+  if (!overview.provider.degraded || since === null) {
+    return <p class="hint">The PSP is answering: no degraded spell now.</p>;
+  }
+  return (
+    <p class="warning" role="status">
+      {`The PSP is degraded since ${formatTime(since)} (${waitingSince(since, overview.to, "for")}): over 5 minutes, at least 10 provider calls were made and more than half gave no usable answer (timeouts, 5xx, unreadable). Transfers wait with their holds kept; the provider chart below shows the calls.`}
+    </p>
+  );
+}
+
 export function HomePage({ overview, minutes, csrfToken }: HomePageProps) {
   return (
     <Layout title="Overview" csrfToken={csrfToken}>
@@ -105,6 +118,7 @@ export function HomePage({ overview, minutes, csrfToken }: HomePageProps) {
       <p class="lead">
         {`Transfers created and provider calls made from ${formatTime(overview.from)} to ${formatTime(overview.to)} (the last ${formatWindow(minutes)}); the queues as of now. Reload for fresh figures.`}
       </p>
+      <ProviderStatus overview={overview} />
       <section aria-labelledby="window-heading">
         <h2 id="window-heading">{`Transfers in the last ${formatWindow(minutes)}`}</h2>
         <TransferFigures overview={overview} minutes={minutes} />
