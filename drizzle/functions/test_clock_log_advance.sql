@@ -5,6 +5,7 @@ CREATE OR REPLACE FUNCTION public.test_clock_log_advance()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 BEGIN
   INSERT INTO test_clock_advances (advanced_at, offset_ms) VALUES (NEW.advanced_at, NEW.offset_ms);
