@@ -3,7 +3,9 @@
 // listening yet, completes a few transfers (their events pile up, refused), SIGKILLs every
 // process of the stack (postgres, wrangler, workerd) at once, starts the receiver, restarts the
 // stack on the same data, and requires every event of every transfer to arrive: signed (checked
-// with the official standardwebhooks package), in order, acknowledged once per sequence.
+// with the official standardwebhooks package), in order, acknowledged once per sequence. The
+// test clock's offset, advanced a day before the crash, must be there after it too: business
+// time is kept in the database, never in a process (docs/clock.md).
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -27,6 +29,14 @@ const deliveryTimeoutMs = 180_000;
 const eventsSecret = "whsec_Y3Jhc2gtdGVzdC1ldmVudHMtc2VjcmV0LTAxMjM=";
 const jwtSecret = "crash-test-jwt-secret-0123456789abcdef0123";
 const opsToken = "crash-test-ops-token-0123456789abcdef";
+
+/** How far the test clock is moved before the crash; the restarted stack must still be that far ahead. */
+const clockAdvanceMs = 86_400_000;
+
+interface ClockAnswer {
+  now: string;
+  offset_ms: number;
+}
 
 const log = (line: string): void => console.log(`[events-crash] ${line}`);
 
@@ -92,6 +102,8 @@ async function main(): Promise<void> {
     log(`stack ready on ${base}; the receiver at ${eventsUrl} is down`);
     const ids = await makeTransfers(base);
     log(`${ids.length} transfers completed; their events are refused`);
+    const advanced = await jsonCall<ClockAnswer>(base, "POST", "/sandbox/clock", "", { advance_ms: clockAdvanceMs });
+    log(`test clock advanced: offset ${advanced.offset_ms} ms`);
     const pid = stack.child.pid ?? 0;
     // Every process the stack started, whatever its group (postgres and workerd may have their own).
     const victims = [pid, ...descendantsOf(pid, listProcesses()).map((entry) => entry.pid)];
@@ -111,6 +123,10 @@ async function main(): Promise<void> {
     stack = startStack(port, dataDir, eventsUrl);
     await stack.ready;
     log("stack restarted on the same data; the receiver is up");
+    const clock = await jsonCall<ClockAnswer>(base, "GET", "/sandbox/clock", "");
+    if (clock.offset_ms !== advanced.offset_ms)
+      throw new Error(`the test clock's offset was ${advanced.offset_ms} ms before the crash, ${clock.offset_ms} ms after`);
+    log(`test clock kept across the crash: offset ${clock.offset_ms} ms`);
     const webhook = new Webhook(eventsSecret);
     const deadline = Date.now() + deliveryTimeoutMs;
     for (;;) {
