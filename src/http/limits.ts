@@ -11,7 +11,13 @@ import { requestBusinessNowMs } from "./business-now.ts";
 import { withRequestDb } from "./db.ts";
 import { accountIdParameter, invalidAccountIdResponse, jsonRequestBody, jsonResponse, problemResponse } from "./openapi/build.ts";
 import { documented } from "./openapi/describe.ts";
-import { clientAuthReadingBusinessTime, clientSecurity, opsAuthResponses, opsSecurity } from "./openapi/security.ts";
+import {
+  businessTimeUnreadableResponse,
+  clientAuthReadingBusinessTime,
+  clientSecurity,
+  opsAuthResponses,
+  opsSecurity,
+} from "./openapi/security.ts";
 import { jsonBody, validationProblem } from "./validation.ts";
 
 const centsField = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
@@ -83,6 +89,7 @@ const opsSetLimitsDoc = documented({
     ...opsAuthResponses,
     "404": problemResponse("No such account."),
     "413": problemResponse("The body is over 16 KiB."),
+    "503": businessTimeUnreadableResponse,
   },
 });
 
@@ -90,9 +97,10 @@ opsLimitRoutes.put("/:id/limits", opsSetLimitsDoc, jsonBody(setLimitsBody), asyn
   const accountId = c.req.param("id");
   if (!accountIdPattern.test(accountId)) return validationProblem(c, [{ field: "id", message: "1 to 64 of [A-Za-z0-9_-]" }]);
   const body = c.req.valid("json");
-  const limits = await withRequestDb(c, (db) =>
-    setLimits(db, accountId, limitsInputOf(body), Date.now(), configuredOrThrow(c.env).rules, c.get("actor")),
-  );
+  const config = configuredOrThrow(c.env);
+  // An increase waits 24 h of business time, judged against the limits in force then.
+  const nowMs = await requestBusinessNowMs(c, config);
+  const limits = await withRequestDb(c, (db) => setLimits(db, accountId, limitsInputOf(body), nowMs, config.rules, c.get("actor")));
   if (!limits) return notFound(c, "No such account.");
   return c.json(limits);
 });
