@@ -11,7 +11,7 @@ CREATE OR REPLACE FUNCTION public.night_usage_consume(p_transfer_id uuid, p_acco
 AS $function$
 DECLARE
   v_limits jsonb := pix_limits_resolve(
-    account_limits_in_force(p_account_id, coalesce(ms_to_timestamptz((p_rules->>'now_ms')::bigint), now())), p_rules);
+    account_limits_in_force(p_account_id, rules_business_now(p_rules)), p_rules);
   v_evening date := pix_night_evening(p_local_day, p_local_minute, (v_limits->>'night_start_minute')::int);
 BEGIN
   IF v_evening IS NULL THEN RETURN; END IF;

@@ -1,7 +1,7 @@
 -- Pix limits before the hold, called by transfer_open inside its transaction. Each rule answers
 -- a verdict: NULL to allow, or {action: refuse|review, rule, ...evidence}. Rules read facts only;
 -- they write nothing and call nothing outside the database. The limits are those in force at
--- p_defaults.now_ms (the request's instant; an operator's increase waits 24 h), else now().
+-- p_defaults.now_ms (business time at the request or the run; an operator's increase waits 24 h).
 -- p_defaults' `daytime_rules` applies no night rule: true for a scheduled transfer's run and for
 -- a transfer to an active trusted recipient (transfer_reserve sets it).
 CREATE OR REPLACE FUNCTION public.pix_limit_verdict(p_account_id text, p_amount_cents bigint, p_local_day date, p_local_minute integer, p_defaults jsonb)
@@ -12,7 +12,7 @@ CREATE OR REPLACE FUNCTION public.pix_limit_verdict(p_account_id text, p_amount_
 AS $function$
 DECLARE
   v_limits jsonb := pix_limits_resolve(
-    account_limits_in_force(p_account_id, coalesce(ms_to_timestamptz((p_defaults->>'now_ms')::bigint), now())), p_defaults);
+    account_limits_in_force(p_account_id, rules_business_now(p_defaults)), p_defaults);
   v_per_transfer bigint := (v_limits->>'per_transfer_cents')::bigint;
   v_daily bigint := (v_limits->>'daily_cents')::bigint;
   -- Night runs from the account's start (20:00 by default) to 06:00 the next morning.
