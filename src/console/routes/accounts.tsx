@@ -31,7 +31,7 @@ accountPages.get("/accounts/:id", async (c) => {
     const nowMs = await businessNowMs(db, config);
     return {
       account: await readAccount(db, accountId),
-      limits: await readAccountLimits(db, accountId, nowMs, rules),
+      limits: await readAccountLimits(db, accountId, { businessNowMs: nowMs, wallNowMs: Date.now() }, rules),
       devices: await readDevices(db, accountId, nowMs),
     };
   });
