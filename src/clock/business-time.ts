@@ -37,3 +37,19 @@ export async function testClockOffsetMs(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ offset_ms: string }>("SELECT offset_ms FROM test_clock WHERE singleton");
   return rows[0] === undefined ? 0 : Number(rows[0].offset_ms);
 }
+
+/**
+ * How far the test clock has moved since the wall instant `sinceMs` (a recorded instant, like a
+ * completion's): business time elapsed since it is the wall time elapsed plus this. Today's
+ * offset less the one in force then, from the log of advances (test_clock_business_at, the
+ * function a contestation's 80 days use), in one statement. 0 with the sandbox off, without a query.
+ */
+export async function clockAdvancedSinceMs(db: Queryable, config: ClockConfig, sinceMs: number): Promise<number> {
+  if (!config.sandboxEnabled) return 0;
+  const { rows } = await db.query<{ advanced_ms: string }>(
+    `SELECT (extract(epoch FROM test_clock_offset() - (test_clock_business_at(since) - since)) * 1000)::bigint AS advanced_ms
+       FROM ms_to_timestamptz($1) AS since`,
+    [sinceMs],
+  );
+  return Number(rows[0]?.advanced_ms ?? 0);
+}

@@ -30,6 +30,11 @@ export interface SagaPorts {
    * Absent, business time is `nowMs` (no test clock: the runner's own tests fix both at once).
    */
   businessNowMs?: () => Promise<number>;
+  /**
+   * How far the test clock moved since a recorded wall instant (src/clock/): a completed
+   * transfer's returns watch runs 7 days of business time. Absent: it never moved.
+   */
+  clockAdvancedSinceMs?: (sinceMs: number) => Promise<number>;
   /** What a person must act on, seen in a provider answer (src/alerts/: misconfiguration, an order mismatch). */
   alert?: (saga: SagaRecord, alert: ProviderAlert, call: ProviderCallRecord) => void;
   /** Runs a send inside the provider's concurrency limit (src/provider/send-gate/slot.ts). */

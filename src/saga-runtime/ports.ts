@@ -4,7 +4,7 @@
 import { noticeOrderMismatch } from "../alerts/order-mismatch.ts";
 import { noticeProviderMisconfigured } from "../alerts/provider-misconfigured.ts";
 import type { AlertRuntime } from "../alerts/schedule.ts";
-import { businessNowMs } from "../clock/business-time.ts";
+import { businessNowMs, clockAdvancedSinceMs } from "../clock/business-time.ts";
 import { configuredOrThrow } from "../config/isolate.ts";
 import type { Queryable } from "../db/queryable.ts";
 import { providerFor } from "../provider/select.ts";
@@ -21,6 +21,7 @@ export function sagaPorts(env: Env, runtime: AlertRuntime, db: Queryable): SagaP
     rules: config.rules,
     nowMs: () => Date.now(),
     businessNowMs: () => businessNowMs(db, config),
+    clockAdvancedSinceMs: (sinceMs) => clockAdvancedSinceMs(db, config, sinceMs),
     alert: (saga, alert, call) =>
       alert === "order_mismatch"
         ? noticeOrderMismatch(env, runtime, saga, call)

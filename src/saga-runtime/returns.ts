@@ -17,14 +17,27 @@ export function completedViewOf(saga: SagaRecord): CompletedView {
   return { state: saga.state, completedAtMs: saga.completedAtMs, returnIds: saga.returnIds };
 }
 
+/**
+ * The completion as the watch judges it: the 7 days are business time's (docs/clock.md), counted
+ * from the completion's business time, so on the wall clock they end earlier by whatever the test
+ * clock advanced since. The completion moves back by that much and both windows are compared with
+ * the wall clock, since a contestation's refund wait (`refundWatchUntilMs`) stays on it.
+ */
+async function watchedViewOf(ports: SagaPorts, saga: SagaRecord, refundWatchUntilMs: number | null): Promise<CompletedView> {
+  const view = { ...completedViewOf(saga), refundWatchUntilMs };
+  if (view.completedAtMs === null || ports.clockAdvancedSinceMs === undefined) return view;
+  return { ...view, completedAtMs: view.completedAtMs - (await ports.clockAdvancedSinceMs(view.completedAtMs)) };
+}
+
 /** `refundWatchUntilMs`: a contestation's refund is awaited until then, past the usual watch. */
 export async function watchReturns(ports: SagaPorts, saga: SagaRecord, refundWatchUntilMs: number | null = null): Promise<ReturnsWatch> {
-  const view = { ...completedViewOf(saga), refundWatchUntilMs };
-  const asked = afterCompletion(view, { type: "poked" }, ports.nowMs());
+  const view = await watchedViewOf(ports, saga, refundWatchUntilMs);
+  const nowMs = ports.nowMs();
+  const asked = afterCompletion(view, { type: "poked" }, nowMs);
   if (!asked.some((c) => c.type === "check_returns")) return { checked: false };
   const outcome = await ports.provider.status(orderOf(saga));
   const applied: { id: string; amountCents: number; result: ReturnApplyResult }[] = [];
-  for (const command of afterCompletion(view, { type: "returns_answered", outcome }, ports.nowMs())) {
+  for (const command of afterCompletion(view, { type: "returns_answered", outcome }, nowMs)) {
     if (command.type !== "apply_returns") continue;
     // One at a time, oldest first: each is its own short transaction under the transfer's lock.
     const ordered: ProviderReturn[] = [...command.returns].sort((a, b) => a.atMs - b.atMs || a.id.localeCompare(b.id));
