@@ -18,6 +18,8 @@ export async function reconcilePreviousDay(env: Env, runtime: AlertRuntime, sche
     );
     return null;
   }
+  // The wall clock's day, not business time's: the provider's statement and our sends are both
+  // recorded at real instants (docs/clock.md, "Which rules follow it").
   const window = previousSaoPauloDay(scheduledTimeMs);
   try {
     return await reconcileProvider(env, runtime, window, cronActor);

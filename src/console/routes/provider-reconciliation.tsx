@@ -25,6 +25,7 @@ const decisionForm = z.object({
   note: operatorNote(caseNoteLengthMax, "say what you checked or did"),
 });
 
+/** The wall clock's previous day, as the cron's: statements are in real time (docs/clock.md). */
 function previousDayWindow(): { from: string; to: string } {
   const day = previousSaoPauloDay(Date.now());
   return { from: new Date(day.fromMs).toISOString(), to: new Date(day.toMs).toISOString() };
