@@ -82,4 +82,16 @@ describe("the test clock", () => {
       await pool.end();
     }
   });
+
+  it("refuses to rewrite its log of advances, whoever writes: a past moment's business time stays as it was", async () => {
+    await advanceClock(1);
+    const pool = testPool(1);
+    try {
+      await expect(pool.query("UPDATE test_clock_advances SET offset_ms = 0")).rejects.toThrow(/test_clock_advances is append-only/);
+      await expect(pool.query("DELETE FROM test_clock_advances")).rejects.toThrow(/append-only/);
+      await expect(pool.query("TRUNCATE test_clock_advances")).rejects.toThrow(/append-only/);
+    } finally {
+      await pool.end();
+    }
+  });
 });
