@@ -28,6 +28,7 @@ export const invariantNames: Record<string, string> = {
   I12: "returns within the amount, credited once, listed as credited",
   I13: "a day's new-device usage is what its unregistered devices' transfers hold or settled",
   I14: "a day's and a night's limit usage is what their transfers hold or settled",
+  I15: "each recurring occurrence runs at most once on its date, plus its one evening retry",
   I16: "a contestation's returned_cents is its transfer's fraud returns since it was made",
 };
 
