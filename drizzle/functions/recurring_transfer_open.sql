@@ -4,10 +4,13 @@
 -- account is locked, a different request under the same key refused as key_reused.
 -- Under the account's row lock, MAX_PENDING_SCHEDULED is decided exactly as for a one-off
 -- schedule (scheduled_cap_reached): the first occurrence is one more waiting schedule.
+-- The recurrence records the request's device, which every occurrence carries to its run (the
+-- new-device cap, judged then, as for a one-off schedule).
 -- p_recurrence is one record, its fields named (src/transfers/recurring-store.ts builds it):
 -- id, account_id, amount_cents, pix_key, pix_key_type, description, idempotency_key,
 -- fingerprint, frequency, first_date, count, rules, deadline_ms and first ({ id, run_at_ms }: the
--- first occurrence's transfer and its slot); every one present, null where it may be.
+-- first occurrence's transfer and its slot) and device_id (the token's device with DEVICE_RULES
+-- on, else null); every one present, null where it may be.
 -- Answers created or replayed (with the response and `waiting`, the ids of its transfers still
 -- scheduled, for their objects to be armed), key_reused, account_not_found or too_many_scheduled.
 CREATE OR REPLACE FUNCTION public.recurring_transfer_open(p_recurrence jsonb)
@@ -27,7 +30,7 @@ DECLARE
   v_response jsonb;
 BEGIN
   IF NOT p_recurrence ?& ARRAY['id', 'account_id', 'amount_cents', 'pix_key', 'pix_key_type', 'description', 'idempotency_key',
-                               'fingerprint', 'frequency', 'first_date', 'count', 'rules', 'deadline_ms', 'first'] THEN
+                               'fingerprint', 'frequency', 'first_date', 'count', 'rules', 'deadline_ms', 'first', 'device_id'] THEN
     RAISE EXCEPTION 'recurring_transfer_open: the record lacks a field: %', p_recurrence;
   END IF;
   -- As in transfer_open: the key's own lock may wait for an opener that waits up to 5 s for the account.
@@ -50,10 +53,10 @@ BEGIN
     RETURN jsonb_build_object('outcome', 'too_many_scheduled');
   END IF;
   INSERT INTO recurring_transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, frequency, first_date,
-                                   occurrence_count, state, idempotency_key, request_fingerprint)
+                                   occurrence_count, state, idempotency_key, request_fingerprint, device_id)
     VALUES (v_id, v_account_id, (p_recurrence->>'amount_cents')::bigint, p_recurrence->>'pix_key', p_recurrence->>'pix_key_type',
             p_recurrence->>'description', p_recurrence->>'frequency', (p_recurrence->>'first_date')::date,
-            (p_recurrence->>'count')::integer, 'active', v_idempotency_key, v_fingerprint)
+            (p_recurrence->>'count')::integer, 'active', v_idempotency_key, v_fingerprint, p_recurrence->>'device_id')
     RETURNING * INTO v_r;
   v_first := recurring_occurrence_open(v_r, 1, NULL, v_r.first_date, p_recurrence->'first', (p_recurrence->>'deadline_ms')::bigint);
   v_response := recurring_transfer_json(v_id);

@@ -53,6 +53,7 @@ const createDoc = documented({
   description: [
     "Creates the recurrence and its first occurrence, an ordinary scheduled transfer (`scheduled`, nothing held) on `first_date`, and answers `201` with the recurrence. `first_date` follows the rules of `scheduled_for`: a São Paulo date after today, at most 365 days ahead. BR Codes are not accepted here.",
     "Each occurrence runs in the early hours (00:00 to 06:00) of its date under the rules in force that day; its transfer shows `recurring_transfer_id`, and its changes are `transfer.updated` events. The next occurrence opens, `scheduled`, when the one before it runs, so one waits at a time. If an occurrence's hold is refused for insufficient funds, it ends `compensated` and one retry transfer (`retry_transfer_id`) runs the same day between 18:00 and 20:00; the retry's failure is final. Monthly on day 29 to 31: in a shorter month, its last day (the next month comes back to the day). After the last occurrence the recurrence is `finished`.",
+    "With `DEVICE_RULES` on, every occurrence and evening retry carries the device of this request and meets the new-device cap at its run, by that device as registered then (`new_device` / `new_device_daily`), as a one-off schedule from it would: nothing is refused when the recurrence is requested.",
     "Each waiting occurrence counts toward `MAX_PENDING_SCHEDULED` (default 100) per account: past it, `422` `/too-many-scheduled`, nothing written.",
     "**Idempotency** as for `POST /v1/transfers`: the same `Idempotency-Key` with the same request returns the first response with `Idempotent-Replayed: true`; with a different request, `422`; concurrent requests create one recurrence.",
     `**Rate limit**: ${transferRateText}, a budget of its own; past it, \`429\` with \`Retry-After\`.`,
@@ -116,6 +117,8 @@ recurringTransferRoutes.post("/", createDoc, limitTransferRate("recurring"), jso
       rules: config.rules,
       deadlineMs: config.sagaTimings.deadlineMs,
       first: { id: firstId, run_at_ms: scheduledRunAtMs(body.first_date, firstId, "early") },
+      // With the rules off the token's device is not the recurrence's concern (CONTRACT §2 "Devices").
+      deviceId: config.rules.device_rules ? c.get("deviceId") : null,
     }),
   );
   switch (result.outcome) {

@@ -29,6 +29,8 @@ export interface OpenRecurringInput {
   deadlineMs: number;
   /** The first occurrence's transfer and its early slot on `firstDate`. */
   first: OccurrenceSlot;
+  /** The client token's device with DEVICE_RULES on (each occurrence's run is capped by it), else null. */
+  deviceId: string | null;
 }
 
 export type OpenRecurringResult =
@@ -56,6 +58,7 @@ export async function openRecurringTransfer(db: Queryable, input: OpenRecurringI
     rules: input.rules,
     deadline_ms: input.deadlineMs,
     first: input.first,
+    device_id: input.deviceId,
   };
   const r = await callJson(db, "SELECT recurring_transfer_open($1::jsonb) AS result", [JSON.stringify(record)]);
   switch (r.outcome) {

@@ -49,6 +49,11 @@ export const recurringTransfers = pgTable(
     requestFingerprint: text("request_fingerprint").notNull(),
     /** The first response, replayed verbatim for a repeated Idempotency-Key. */
     firstResponse: jsonb("first_response"),
+    /**
+     * The device of the request that created it (DEVICE_RULES on, else null): every occurrence
+     * and evening retry carries it, so the new-device cap judges each run as a one-off schedule's.
+     */
+    deviceId: text("device_id"),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
@@ -63,6 +68,7 @@ export const recurringTransfers = pgTable(
     check("recurring_transfers_state_known", sql`${t.state} IN (${sql.raw(sqlStringList(recurrenceStates))})`),
     check("recurring_transfers_pix_key_type_known", sql`${t.pixKeyType} IN (${sql.raw(sqlStringList(pixKeyTypes))})`),
     check("recurring_transfers_description_bounded", sql`char_length(${t.description}) <= 140`),
+    check("recurring_transfers_device_id_printable", sql`${t.deviceId} ~ '^[\\x20-\\x7e]{1,128}$'`),
     index("recurring_transfers_by_account_newest").on(t.accountId, t.createdAt.desc(), t.id.desc()),
   ],
 );

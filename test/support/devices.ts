@@ -67,17 +67,32 @@ export function opsRemove(accountId: string, deviceId: string): Promise<Response
   return opsCall(`/ops/accounts/${accountId}/devices/${encodeURIComponent(deviceId)}`, { method: "DELETE" });
 }
 
+/** POST `path` from `deviceId` with `body` under `idempotencyKey`. */
+async function postFrom(path: string, accountId: string, deviceId: string, body: unknown, idempotencyKey: string, via: Caller) {
+  return via(path, {
+    method: "POST",
+    headers: await deviceHeaders(accountId, deviceId, { "idempotency-key": idempotencyKey }),
+    body: JSON.stringify(body),
+  });
+}
+
 /** POST /v1/transfers from `deviceId`. */
-export async function transferFrom(
+export function transferFrom(
   accountId: string,
   deviceId: string,
   body: TransferBody & { scheduled_for?: string },
   idempotencyKey: string = crypto.randomUUID(),
   via: Caller = call,
 ): Promise<Response> {
-  return via("/v1/transfers", {
-    method: "POST",
-    headers: await deviceHeaders(accountId, deviceId, { "idempotency-key": idempotencyKey }),
-    body: JSON.stringify(body),
-  });
+  return postFrom("/v1/transfers", accountId, deviceId, body, idempotencyKey, via);
+}
+
+/** POST /v1/recurring-transfers from `deviceId`. */
+export function recurringFrom(
+  accountId: string,
+  deviceId: string,
+  body: Record<string, unknown>,
+  idempotencyKey: string = crypto.randomUUID(),
+): Promise<Response> {
+  return postFrom("/v1/recurring-transfers", accountId, deviceId, body, idempotencyKey, call);
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "recurring_transfers" ADD COLUMN "device_id" text;--> statement-breakpoint
+ALTER TABLE "recurring_transfers" ADD CONSTRAINT "recurring_transfers_device_id_printable" CHECK ("recurring_transfers"."device_id" ~ '^[\x20-\x7e]{1,128}$');
