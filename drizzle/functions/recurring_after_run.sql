@@ -32,7 +32,7 @@ BEGIN
   END IF;
 
   IF p_outcome = 'insufficient_funds' AND v_retry IS NOT NULL THEN
-    v_opened := v_opened || to_jsonb(recurring_occurrence_open(v_r, v_t.occurrence, v_t.id, v_t.scheduled_for, v_retry, v_deadline_ms));
+    v_opened := v_opened || to_jsonb(recurring_occurrence_open(v_r, v_t.occurrence, v_t.id, v_t.scheduled_for, v_retry, v_deadline_ms, 'scheduled'));
   END IF;
 
   IF v_t.occurrence >= v_r.occurrence_count THEN
@@ -43,7 +43,7 @@ BEGIN
     RAISE EXCEPTION 'recurring_after_run: occurrence % of recurrence % needs occurrence % next, got %',
       v_t.occurrence, v_r.id, v_t.occurrence + 1, v_next;
   END IF;
-  v_opened := v_opened || to_jsonb(recurring_occurrence_open(v_r, v_t.occurrence + 1, NULL, (v_next->>'date')::date, v_next, v_deadline_ms));
+  v_opened := v_opened || to_jsonb(recurring_occurrence_open(v_r, v_t.occurrence + 1, NULL, (v_next->>'date')::date, v_next, v_deadline_ms, 'scheduled'));
   UPDATE recurring_transfers SET updated_at = now() WHERE id = v_r.id;
   RETURN v_opened;
 END $function$;

@@ -4,15 +4,23 @@
 -- account is locked, a different request under the same key refused as key_reused.
 -- Under the account's row lock, MAX_PENDING_SCHEDULED is decided exactly as for a one-off
 -- schedule (scheduled_cap_reached): the first occurrence is one more waiting schedule.
--- The recurrence records the request's device, which every occurrence carries to its run (the
--- new-device cap, judged then, as for a one-off schedule).
+-- The first occurrence is a schedule asked for now, so a request inside the account's night
+-- window meets the night rules as transfer_open's one-off schedule does (night_schedule_verdict):
+-- refused, the first occurrence opens `started` and ends compensated limit_exceeded at once
+-- (transfer_refuse) and the second opens `scheduled` (recurring_after_run, with follow_ups);
+-- allowed, the first occurrence charges that night (night_usage_consume), given back when it is
+-- known not to pay (its cancel, its refusal or shortage on its day). The recurrence records the
+-- request's device, which every occurrence carries to its run (the new-device cap, judged then).
 -- p_recurrence is one record, its fields named (src/transfers/recurring-store.ts builds it):
 -- id, account_id, amount_cents, pix_key, pix_key_type, description, idempotency_key,
--- fingerprint, frequency, first_date, count, rules, deadline_ms and first ({ id, run_at_ms }: the
--- first occurrence's transfer and its slot) and device_id (the token's device with DEVICE_RULES
--- on, else null); every one present, null where it may be.
--- Answers created or replayed (with the response and `waiting`, the ids of its transfers still
--- scheduled, for their objects to be armed), key_reused, account_not_found or too_many_scheduled.
+-- fingerprint, frequency, first_date, count, rules (with now_ms, the request's business
+-- instant), deadline_ms, first ({ id, run_at_ms }: the first occurrence's transfer and its
+-- slot), follow_ups (what opens after a first occurrence refused now), local_day and
+-- local_minute (the request's business São Paulo day and minute) and device_id (the token's
+-- device with DEVICE_RULES on, else null); every one present, null where it may be.
+-- Answers created or replayed (with the response and `waiting`, the ids of its transfers to be
+-- woken: those still scheduled, and on creation a first occurrence refused now, whose object
+-- announces it), key_reused, account_not_found or too_many_scheduled.
 CREATE OR REPLACE FUNCTION public.recurring_transfer_open(p_recurrence jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -27,10 +35,13 @@ DECLARE
   v_existing recurring_transfers%ROWTYPE;
   v_r recurring_transfers%ROWTYPE;
   v_first uuid;
+  v_night jsonb;
+  v_waiting jsonb;
   v_response jsonb;
 BEGIN
   IF NOT p_recurrence ?& ARRAY['id', 'account_id', 'amount_cents', 'pix_key', 'pix_key_type', 'description', 'idempotency_key',
-                               'fingerprint', 'frequency', 'first_date', 'count', 'rules', 'deadline_ms', 'first', 'device_id'] THEN
+                               'fingerprint', 'frequency', 'first_date', 'count', 'rules', 'deadline_ms', 'first', 'follow_ups',
+                               'local_day', 'local_minute', 'device_id'] THEN
     RAISE EXCEPTION 'recurring_transfer_open: the record lacks a field: %', p_recurrence;
   END IF;
   -- As in transfer_open: the key's own lock may wait for an opener that waits up to 5 s for the account.
@@ -58,9 +69,22 @@ BEGIN
             p_recurrence->>'description', p_recurrence->>'frequency', (p_recurrence->>'first_date')::date,
             (p_recurrence->>'count')::integer, 'active', v_idempotency_key, v_fingerprint, p_recurrence->>'device_id')
     RETURNING * INTO v_r;
-  v_first := recurring_occurrence_open(v_r, 1, NULL, v_r.first_date, p_recurrence->'first', (p_recurrence->>'deadline_ms')::bigint);
+  v_night := night_schedule_verdict(v_account_id, v_r.amount_cents, v_r.pix_key, v_r.pix_key_type,
+                                    (p_recurrence->>'local_day')::date, (p_recurrence->>'local_minute')::integer,
+                                    p_recurrence->'rules');
+  v_first := recurring_occurrence_open(v_r, 1, NULL, v_r.first_date, p_recurrence->'first', (p_recurrence->>'deadline_ms')::bigint,
+                                       CASE WHEN v_night->>'action' = 'refuse' THEN 'started' ELSE 'scheduled' END);
+  IF v_night->>'action' = 'refuse' THEN
+    PERFORM transfer_refuse(v_first, v_night);
+    v_waiting := jsonb_build_array(v_first) || recurring_after_run(v_first, 'refused', p_recurrence->'follow_ups');
+  ELSE
+    IF v_night->>'action' = 'charge' THEN
+      PERFORM night_usage_consume(v_first, v_account_id, v_r.amount_cents, (p_recurrence->>'local_day')::date,
+                                  (p_recurrence->>'local_minute')::integer, p_recurrence->'rules');
+    END IF;
+    v_waiting := jsonb_build_array(v_first);
+  END IF;
   v_response := recurring_transfer_json(v_id);
   UPDATE recurring_transfers SET first_response = v_response WHERE id = v_id;
-  RETURN jsonb_build_object('outcome', 'created', 'recurring_transfer_id', v_id, 'response', v_response,
-                            'waiting', jsonb_build_array(v_first));
+  RETURN jsonb_build_object('outcome', 'created', 'recurring_transfer_id', v_id, 'response', v_response, 'waiting', v_waiting);
 END $function$;

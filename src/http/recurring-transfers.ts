@@ -5,10 +5,11 @@
 import { type Context, Hono } from "hono";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { uuidPattern } from "../lib/ids.ts";
-import { saoPauloClock } from "../lib/sao-paulo-clock.ts";
+import { localClockFields, saoPauloClock } from "../lib/sao-paulo-clock.ts";
 import { normalisePixKey } from "../pix/key.ts";
 import { scheduledRunAtMs, scheduleRefusal } from "../saga/schedule.ts";
 import { wakeTransfers } from "../saga-runtime/wake-opened.ts";
+import { followUpsOfRefusedFirst } from "../transfers/recurring-follow-ups.ts";
 import {
   cancelRecurringTransfer,
   listRecurringTransfersForAccount,
@@ -53,7 +54,7 @@ const createDoc = documented({
   description: [
     "Creates the recurrence and its first occurrence, an ordinary scheduled transfer (`scheduled`, nothing held) on `first_date`, and answers `201` with the recurrence. `first_date` follows the rules of `scheduled_for`: a São Paulo date after today, at most 365 days ahead. BR Codes are not accepted here.",
     "Each occurrence runs in the early hours (00:00 to 06:00) of its date under the rules in force that day; its transfer shows `recurring_transfer_id`, and its changes are `transfer.updated` events. The next occurrence opens, `scheduled`, when the one before it runs, so one waits at a time. If an occurrence's hold is refused for insufficient funds, it ends `compensated` and one retry transfer (`retry_transfer_id`) runs the same day between 18:00 and 20:00; the retry's failure is final. Monthly on day 29 to 31: in a shorter month, its last day (the next month comes back to the day). After the last occurrence the recurrence is `finished`.",
-    "With `DEVICE_RULES` on, every occurrence and evening retry carries the device of this request and meets the new-device cap at its run, by that device as registered then (`new_device` / `new_device_daily`), as a one-off schedule from it would: nothing is refused when the recurrence is requested.",
+    "The first occurrence is a schedule asked for now: requested inside your night window, it meets the night rules then, as a one-off `scheduled_for` does. Above the night cap, or beyond the night total with that window's transfers and schedules, the recurrence is still created but its first occurrence is `compensated` `limit_exceeded` (`nighttime` / `night_total`) and the second waits in its place; allowed, it counts toward that window's total unless canceled. With `DEVICE_RULES` on, every occurrence and evening retry carries the device of this request and meets the new-device cap at its run, by that device as registered then (`new_device` / `new_device_daily`), as a one-off schedule from it would.",
     "Each waiting occurrence counts toward `MAX_PENDING_SCHEDULED` (default 100) per account: past it, `422` `/too-many-scheduled`, nothing written.",
     "**Idempotency** as for `POST /v1/transfers`: the same `Idempotency-Key` with the same request returns the first response with `Idempotent-Replayed: true`; with a different request, `422`; concurrent requests create one recurrence.",
     `**Rate limit**: ${transferRateText}, a budget of its own; past it, \`429\` with \`Retry-After\`.`,
@@ -85,7 +86,9 @@ recurringTransferRoutes.post("/", createDoc, limitTransferRate("recurring"), jso
   const amountMaxCents = config.rules.per_transfer_cents;
   if (body.amount_cents > amountMaxCents)
     return validationProblem(c, [{ field: "amount_cents", message: `must be at most ${amountMaxCents}` }]);
-  const refusal = scheduleRefusal(body.first_date, saoPauloClock(await requestBusinessNowMs(c, config)).day);
+  // Business time decides the first date's day and the night rules a request at night meets.
+  const nowMs = await requestBusinessNowMs(c, config);
+  const refusal = scheduleRefusal(body.first_date, saoPauloClock(nowMs).day);
   if (refusal !== null) return validationProblem(c, [{ field: "first_date", message: refusal }]);
   const key = normalisePixKey(body.pix_key_type, body.pix_key);
   if (!key.ok) return validationProblem(c, [{ field: "pix_key", message: key.message }]);
@@ -117,6 +120,11 @@ recurringTransferRoutes.post("/", createDoc, limitTransferRate("recurring"), jso
       rules: config.rules,
       deadlineMs: config.sagaTimings.deadlineMs,
       first: { id: firstId, run_at_ms: scheduledRunAtMs(body.first_date, firstId, "early") },
+      followUps: followUpsOfRefusedFirst(
+        { firstDate: body.first_date, frequency: body.frequency, count: body.count },
+        config.sagaTimings.deadlineMs,
+      ),
+      ...localClockFields(nowMs),
       // With the rules off the token's device is not the recurrence's concern (CONTRACT §2 "Devices").
       deviceId: config.rules.device_rules ? c.get("deviceId") : null,
     }),

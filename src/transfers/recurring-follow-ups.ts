@@ -1,10 +1,11 @@
 // What comes after an occurrence of a recurring transfer, prepared where it runs or is canceled
-// on its own: the next occurrence (its date, a fresh id and the slot that id spreads it to) and
+// on its own (or, for a first occurrence the night rules refuse, where the recurrence is
+// requested): the next occurrence (its date, a fresh id and the slot that id spreads it to) and
 // the evening retry a run short of funds gets. recurring_after_run takes or leaves each, under
 // the recurrence's lock, by what the run found; a retry's own run prepares nothing.
 import { occurrenceDate } from "../saga/recurrence.ts";
 import { runWindowEndsAtMs, scheduledRunAtMs } from "../saga/schedule.ts";
-import type { SagaRecord } from "./saga-record.ts";
+import type { SagaRecord, SagaRecurrence } from "./saga-record.ts";
 
 export interface OccurrenceSlot {
   id: string;
@@ -17,6 +18,17 @@ export interface RecurringFollowUps {
   deadline_ms: number;
   next: (OccurrenceSlot & { occurrence: number; date: string }) | null;
   retry: OccurrenceSlot | null;
+}
+
+/** The dates a recurrence's occurrences are counted by (a SagaRecurrence, or a recurrence being created). */
+type RecurrenceDates = Pick<SagaRecurrence, "firstDate" | "frequency" | "count">;
+
+/** Occurrence `occurrence`, opened under a fresh id at its early slot; null past the last. */
+function occurrenceSlot(recurrence: RecurrenceDates, occurrence: number, newId: () => string): RecurringFollowUps["next"] {
+  if (occurrence > recurrence.count) return null;
+  const date = occurrenceDate(recurrence.firstDate, recurrence.frequency, occurrence);
+  const id = newId();
+  return { occurrence, date, id, run_at_ms: scheduledRunAtMs(date, id, "early") };
 }
 
 /**
@@ -32,13 +44,7 @@ export function followUpsOf(
 ): RecurringFollowUps | null {
   const recurrence = saga.recurrence;
   if (recurrence === undefined || recurrence.retryOf !== null || saga.scheduledFor === null) return null;
-  const nextOccurrence = recurrence.occurrence + 1;
-  let next: RecurringFollowUps["next"] = null;
-  if (nextOccurrence <= recurrence.count) {
-    const date = occurrenceDate(recurrence.firstDate, recurrence.frequency, nextOccurrence);
-    const id = newId();
-    next = { occurrence: nextOccurrence, date, id, run_at_ms: scheduledRunAtMs(date, id, "early") };
-  }
+  const next = occurrenceSlot(recurrence, recurrence.occurrence + 1, newId);
   // A run so late that the day's retry window has closed (after an outage) gets no retry.
   let retry: OccurrenceSlot | null = null;
   if (runAtMs !== null && runAtMs < runWindowEndsAtMs(saga.scheduledFor, "recurring_retry")) {
@@ -46,4 +52,17 @@ export function followUpsOf(
     retry = { id, run_at_ms: scheduledRunAtMs(saga.scheduledFor, id, "recurring_retry") };
   }
   return { deadline_ms: deadlineMs, next, retry };
+}
+
+/**
+ * What follows a first occurrence refused when the recurrence is requested (the night rules of a
+ * request inside the night window): the second occurrence, and no retry (a refusal is no
+ * shortage of funds).
+ */
+export function followUpsOfRefusedFirst(
+  recurrence: RecurrenceDates,
+  deadlineMs: number,
+  newId: () => string = () => crypto.randomUUID(),
+): RecurringFollowUps {
+  return { deadline_ms: deadlineMs, next: occurrenceSlot(recurrence, 2, newId), retry: null };
 }

@@ -7,7 +7,7 @@ import type { JsonObject } from "../json.ts";
 import type { PixKeyType } from "../lib/ids.ts";
 import type { RecurrenceFrequency } from "../saga/recurrence.ts";
 import { type OwnedPage, ownedPage, ownedResource } from "./owned-reads.ts";
-import type { OccurrenceSlot } from "./recurring-follow-ups.ts";
+import type { OccurrenceSlot, RecurringFollowUps } from "./recurring-follow-ups.ts";
 import { callJson } from "./store.ts";
 
 /** The client resource exactly as CONTRACT §2 shows it, rendered by recurring_transfer_json(). */
@@ -29,6 +29,12 @@ export interface OpenRecurringInput {
   deadlineMs: number;
   /** The first occurrence's transfer and its early slot on `firstDate`. */
   first: OccurrenceSlot;
+  /** What opens after the first occurrence when the night rules refuse it at this request. */
+  followUps: RecurringFollowUps;
+  /** The request's business time: the night rules judge a recurrence requested at night by it. */
+  localDay: string;
+  localMinuteOfDay: number;
+  nowMs: number;
   /** The client token's device with DEVICE_RULES on (each occurrence's run is capped by it), else null. */
   deviceId: string | null;
 }
@@ -55,9 +61,12 @@ export async function openRecurringTransfer(db: Queryable, input: OpenRecurringI
     frequency: input.frequency,
     first_date: input.firstDate,
     count: input.count,
-    rules: input.rules,
+    rules: { ...input.rules, now_ms: input.nowMs },
     deadline_ms: input.deadlineMs,
     first: input.first,
+    follow_ups: input.followUps,
+    local_day: input.localDay,
+    local_minute: input.localMinuteOfDay,
     device_id: input.deviceId,
   };
   const r = await callJson(db, "SELECT recurring_transfer_open($1::jsonb) AS result", [JSON.stringify(record)]);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { occurrenceDate } from "../../src/saga/recurrence.ts";
 import { runWindowEndsAtMs, saoPauloMidnightMs, scheduledRunAtMs } from "../../src/saga/schedule.ts";
-import { followUpsOf } from "../../src/transfers/recurring-follow-ups.ts";
+import { followUpsOf, followUpsOfRefusedFirst } from "../../src/transfers/recurring-follow-ups.ts";
 import { type SagaRecord, sagaRecordSchema } from "../../src/transfers/saga-record.ts";
 
 const hourMs = 3_600_000;
@@ -72,5 +72,13 @@ describe("an occurrence's follow-ups", () => {
   it("the last occurrence prepares no next; a retry prepares nothing", () => {
     expect(followUpsOf(occurrence(3), saoPauloMidnightMs("2027-03-31"), deadlineMs, newId)?.next).toBeNull();
     expect(followUpsOf(occurrence(1, newId()), saoPauloMidnightMs(date), deadlineMs, newId)).toBeNull();
+  });
+});
+
+describe("a first occurrence refused when the recurrence is requested", () => {
+  it("prepares the second occurrence at its early slot and no retry", () => {
+    const followUps = followUpsOfRefusedFirst({ firstDate: date, frequency: "monthly", count: 3 }, deadlineMs, newId);
+    expect(followUps).toMatchObject({ deadline_ms: deadlineMs, retry: null, next: { occurrence: 2, date: "2027-02-28" } });
+    expect(followUps.next?.run_at_ms).toBe(scheduledRunAtMs("2027-02-28", followUps.next?.id ?? "", "early"));
   });
 });
