@@ -21,15 +21,28 @@ describe("scheduled transfers in the console", () => {
     const accountId = await fundedAccount(10_000);
     const day = saoPauloDayFromToday(4);
     const { id } = await (await scheduleTransfer(accountId, scheduledBody(day, 4_321))).json<TransferJson>();
-    const html = await pageText("/console/scheduled");
-    expect(html).toContain("<h1>Scheduled transfers</h1>");
+    expect(await pageText("/console/scheduled")).toContain("<h1>Scheduled transfers</h1>");
+    // The whole list shows the first 200 (other files leave schedules of their own): narrowed to
+    // the account, the page shows exactly its one.
+    const mine = `/console/scheduled?account=${accountId}`;
+    const html = await pageText(mine);
+    expect(html).toContain(`Transfers of ${accountId} in scheduled`);
+    expect(html).toContain('<span class="label">Scheduled</span><span class="value">1</span>');
     expect(html).toContain(`href="/console/transfers/${id}"`);
     expect(html).toContain("R$ 43,21");
     expect(html).toContain(day);
     expect(html).toContain('href="/console/scheduled"');
 
     expect((await cancel(accountId, id)).status).toBe(200);
-    expect(await pageText("/console/scheduled")).not.toContain(`href="/console/transfers/${id}"`);
+    expect(await pageText(mine)).not.toContain(`href="/console/transfers/${id}"`);
+  });
+
+  it("refuses a filter that is not an account id with a page, not a 5xx", async () => {
+    for (const query of ["account=a%20b", "account=", "acount=x"]) {
+      const response = await getPage(`/console/scheduled?${query}`, cookie);
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("That filter is not valid");
+    }
   });
 
   it("shows the day and the next run on the transfer's page, and the day still once canceled", async () => {

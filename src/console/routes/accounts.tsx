@@ -1,13 +1,16 @@
 // The account page, the review queue, scheduled transfers and reconciliation: reads, plus
 // running reconciliation.
 import { type Context, Hono } from "hono";
+import { z } from "zod";
 import { recordAction } from "../../audit/operator-writes.ts";
 import { businessNowMs } from "../../clock/business-time.ts";
 import { configuredOrThrow } from "../../config/isolate.ts";
+import { accountIdSchema } from "../../contract/schemas.ts";
 import { reconcile } from "../../ledger/ledger.ts";
 import type { ConsoleEnv } from "../console-env.ts";
 import { readAccount } from "../data/account.ts";
 import { readAccountLimits } from "../data/account-limits.ts";
+import { listRowsMax } from "../data/bounded-list.ts";
 import { withConsoleDb } from "../data/db.ts";
 import { readDevices } from "../data/devices.ts";
 import { reviewQueue } from "../data/queue.ts";
@@ -48,9 +51,18 @@ accountPages.get("/queue", async (c) => {
   return page(c, <QueuePage queue={queue} csrfToken={c.var.csrfToken} nowMs={Date.now()} />);
 });
 
+/** The Scheduled page lists 200 at most: past that, an operator narrows it to one account. */
+const scheduledQuery = z.strictObject({ account: accountIdSchema.optional() });
+
 accountPages.get("/scheduled", async (c) => {
-  const list = await withConsoleDb(c.env, (db) => scheduledTransfers(db));
-  return page(c, <ScheduledPage list={list} csrfToken={c.var.csrfToken} />);
+  const parsed = scheduledQuery.safeParse(c.req.query());
+  if (!parsed.success) {
+    const message = "That filter is not valid: account is an account id (1 to 64 of A-Z, a-z, 0-9, _ and -).";
+    return page(c, <RefusalPage title="Scheduled transfers" message={message} csrfToken={c.var.csrfToken} />, 400);
+  }
+  const accountId = parsed.data.account ?? null;
+  const list = await withConsoleDb(c.env, (db) => scheduledTransfers(db, listRowsMax, [accountId]));
+  return page(c, <ScheduledPage list={list} accountId={accountId} csrfToken={c.var.csrfToken} />);
 });
 
 /**

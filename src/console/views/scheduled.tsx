@@ -14,7 +14,14 @@ const scheduledColumns: Column<ScheduledItem>[] = [
   { label: "Next run", cell: (item) => `${formatTime(item.nextRunAt)}${item.shortRuns > 0 ? " (evening retry)" : ""}` },
 ];
 
-export function ScheduledPage({ list, csrfToken }: { list: ScheduledList; csrfToken: string }) {
+export interface ScheduledPageProps {
+  list: ScheduledList;
+  /** The account the list is narrowed to (`?account=`), or null for every account. */
+  accountId: string | null;
+  csrfToken: string;
+}
+
+export function ScheduledPage({ list, accountId, csrfToken }: ScheduledPageProps) {
   return (
     <BoundedPage
       title="Scheduled transfers"
@@ -22,7 +29,7 @@ export function ScheduledPage({ list, csrfToken }: { list: ScheduledList; csrfTo
       list={list}
       countLabel="Scheduled"
       totalLabel="Total to send (nothing held yet)"
-      caption="Transfers in scheduled, next run first"
+      caption={accountId === null ? "Transfers in scheduled, next run first" : `Transfers of ${accountId} in scheduled, next run first`}
       empty="No transfer is scheduled."
       columns={scheduledColumns}
     />
