@@ -1,5 +1,6 @@
--- At COMMIT (constraint trigger transfer_events_returned_counted): a transfer has exactly as
--- many transfer.returned events as returns. The returns' own trigger writes one event per
+-- At COMMIT (constraint triggers transfer_returns_announced and
+-- transfer_other_events_returned_counted): a transfer has exactly as many transfer.returned
+-- events as returns. The returns' own trigger writes one event per
 -- return; this refuses the other direction, an event announcing money that never came back.
 CREATE OR REPLACE FUNCTION public.transfer_check_returns_announced()
  RETURNS trigger
@@ -11,7 +12,7 @@ DECLARE
   v_events bigint;
 BEGIN
   SELECT count(*) INTO v_returns FROM transfer_returns WHERE transfer_id = NEW.transfer_id;
-  SELECT count(*) INTO v_events FROM transfer_events WHERE transfer_id = NEW.transfer_id AND type = 'transfer.returned';
+  SELECT count(*) INTO v_events FROM transfer_other_events WHERE transfer_id = NEW.transfer_id AND type = 'transfer.returned';
   IF v_returns <> v_events THEN
     RAISE EXCEPTION 'transfer % has % returns but % transfer.returned events', NEW.transfer_id, v_returns, v_events
       USING ERRCODE = 'integrity_constraint_violation';

@@ -68,15 +68,15 @@ BEGIN
   -- serialises two unrelated keys.
   SET LOCAL lock_timeout = '10s';
   PERFORM pg_advisory_xact_lock(hashtext('transfer_open'), hashtext(v_account_id || ':' || v_idempotency_key));
-  -- A finished request is answered from its stored first response without the account's lock:
-  -- a replay never queues behind the account's other transfers.
+  -- A finished request is answered from its first response (its opening hop's event) without
+  -- the account's lock: a replay never queues behind the account's other transfers.
   SELECT * INTO v_existing FROM transfers
     WHERE account_id = v_account_id AND idempotency_key = v_idempotency_key;
   IF FOUND THEN
     IF v_existing.request_fingerprint <> v_fingerprint THEN
       RETURN jsonb_build_object('outcome', 'key_reused', 'transfer_id', v_existing.id);
     END IF;
-    RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
+    RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', transfer_open_response(v_existing));
   END IF;
 
   -- A lock wait means another opener for this account is inside its own short transaction;
@@ -105,7 +105,7 @@ BEGIN
     IF v_existing.request_fingerprint <> v_fingerprint THEN
       RETURN jsonb_build_object('outcome', 'key_reused', 'transfer_id', v_existing.id);
     END IF;
-    RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', v_existing.first_response);
+    RETURN jsonb_build_object('outcome', 'replayed', 'transfer_id', v_existing.id, 'response', transfer_open_response(v_existing));
   END IF;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (v_id, NULL, v_state, 'saga');
   -- A scheduled transfer holds nothing and checks no other rule until its day (transfer_run_scheduled).
@@ -124,8 +124,10 @@ BEGIN
     PERFORM night_usage_consume(v_id, v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules);
   END IF;
 
-  v_response := transfer_json(v_id);
-  UPDATE transfers SET first_response = v_response WHERE id = v_id RETURNING * INTO v_t;
+  -- The answer is the event of the last hop just recorded, built once (transfer_history_as_event),
+  -- and what a replay answers too (transfer_open_response): nothing more is written for it.
+  SELECT * INTO v_t FROM transfers WHERE id = v_id;
+  v_response := transfer_open_response(v_t);
   RETURN jsonb_build_object('outcome', 'created', 'transfer_id', v_id, 'response', v_response,
                             'saga', transfer_saga_json(v_t));
 END $function$;

@@ -1,42 +1,35 @@
 // The outbox (CONTRACT §6): one row per change of a transfer, written by the database in the
-// same statement as the change's history row, and its delivery attempts. Delivery columns are
-// the only ones that ever change (a trigger refuses the rest).
+// same statement as the change. A hop's event is its own history row (transfer_history); the
+// other changes' events live here; the view `transfer_events` (drizzle/0013) reads both, in one
+// sequence per transfer. Delivery columns are the only ones that ever change (triggers refuse
+// the rest), and every delivery attempt is kept.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, check, index, integer, jsonb, pgTable, text, unique } from "drizzle-orm/pg-core";
-import { at } from "../db/columns.ts";
-import { transferHistory, transferRef } from "../transfers/schema.ts";
+import { bigserial, check, index, integer, pgTable, primaryKey, text, unique } from "drizzle-orm/pg-core";
+import { at, outboxEvent } from "../db/columns.ts";
+import { transferRef } from "../transfers/schema.ts";
 
-export const transferEvents = pgTable(
-  "transfer_events",
+/**
+ * The events of a transfer that are not a hop of its state: a return (`transfer.returned`), a
+ * contestation's change (`contestation.updated`). They take their places in the transfer's one
+ * sequence beside its history rows, which are their own events; the view `transfer_events` reads
+ * both as one outbox.
+ */
+export const transferOtherEvents = pgTable(
+  "transfer_other_events",
   {
-    /** `evt_` and a random id: the `webhook-id` of every delivery attempt. */
-    id: text("id").primaryKey(),
+    ...outboxEvent(),
     transferId: transferRef(),
-    /** 1, 2, 3... per transfer, with no gap: the delivery order and the stream's Last-Event-ID. */
-    sequence: integer("sequence").notNull(),
     type: text("type").notNull(),
-    /** The history row this event announces (transfer.updated); the change it cannot exist without. */
-    historyId: bigint("history_id", { mode: "number" }).references(() => transferHistory.id),
     occurredAt: at("occurred_at").notNull(),
-    /** The client resource as of the change (transfer_json, as of that history row). */
-    data: jsonb("data").notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    /** When delivery is next due; null once delivered or parked. */
-    nextAttemptAt: at("next_attempt_at"),
-    deliveredAt: at("delivered_at"),
-    parkedAt: at("parked_at"),
   },
   (t) => [
-    unique("transfer_events_sequence_per_transfer").on(t.transferId, t.sequence),
-    unique("transfer_events_one_per_history_row").on(t.historyId),
-    check("transfer_events_id_prefixed", sql`${t.id} LIKE 'evt\\_%'`),
-    check("transfer_events_sequence_positive", sql`${t.sequence} > 0`),
-    check("transfer_events_type_known", sql`${t.type} IN ('transfer.updated', 'transfer.returned', 'contestation.updated')`),
-    check("transfer_events_updated_has_history", sql`(${t.type} = 'transfer.updated') = (${t.historyId} IS NOT NULL)`),
-    index("transfer_events_undelivered").on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NULL`),
-    // GET /ops/overview counts the parked events beside the pending ones. Parking is rare and
-    // delivery already updates an indexed predicate column, so this costs a delivery nothing.
-    index("transfer_events_parked").on(t.parkedAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NOT NULL`),
+    primaryKey({ name: "transfer_other_events_pkey", columns: [t.eventId] }),
+    unique("transfer_other_events_sequence_per_transfer").on(t.transferId, t.sequence),
+    check("transfer_other_events_event_id_prefixed", sql`${t.eventId} LIKE 'evt\\_%'`),
+    check("transfer_other_events_sequence_positive", sql`${t.sequence} > 0`),
+    check("transfer_other_events_type_known", sql`${t.type} IN ('transfer.returned', 'contestation.updated')`),
+    index("transfer_other_events_undelivered").on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NULL`),
+    index("transfer_other_events_parked").on(t.parkedAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NOT NULL`),
   ],
 );
 
@@ -45,9 +38,8 @@ export const transferEventAttempts = pgTable(
   "transfer_event_attempts",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
-    eventId: text("event_id")
-      .notNull()
-      .references(() => transferEvents.id),
+    /** The event's id, in transfer_history or transfer_other_events (the view transfer_events reads both). */
+    eventId: text("event_id").notNull(),
     at: at("at").notNull().defaultNow(),
     httpStatus: integer("http_status"),
     durationMs: integer("duration_ms").notNull(),

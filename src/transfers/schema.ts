@@ -17,7 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { at, cents } from "../db/columns.ts";
+import { at, cents, outboxEvent } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import { accountRef, ledgerTransactions } from "../ledger/schema.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
@@ -88,8 +88,6 @@ export const transfers = pgTable(
     endToEndId: text("end_to_end_id"),
     idempotencyKey: text("idempotency_key").notNull(),
     requestFingerprint: text("request_fingerprint").notNull(),
-    /** The first response, replayed verbatim for a repeated Idempotency-Key. */
-    firstResponse: jsonb("first_response"),
     sendAttempts: integer("send_attempts").notNull().default(0),
     checksMade: integer("checks_made").notNull().default(0),
     lastSentAt: at("last_sent_at"),
@@ -198,7 +196,11 @@ export const transferKey = () =>
     .primaryKey()
     .references(() => transfers.id);
 
-/** Every transition, in order, with what justified it. Append-only. */
+/**
+ * Every transition, in order, with what justified it; each row is also the hop's
+ * `transfer.updated` event (CONTRACT §6: the history is the outbox, one row per fact). Append-only
+ * but for the event's delivery columns.
+ */
 export const transferHistory = pgTable(
   "transfer_history",
   {
@@ -206,15 +208,24 @@ export const transferHistory = pgTable(
     transferId: transferRef(),
     fromState: text("from_state"),
     toState: text("to_state").notNull(),
+    /** When the hop happened: also its event's occurred_at. */
     at: at("at").notNull().defaultNow(),
     reason: text("reason"),
     actor: text("actor").notNull(),
     evidence: jsonb("evidence"),
+    ...outboxEvent(),
   },
   (t) => [
-    index("transfer_history_by_transfer").on(t.transferId, t.id),
+    // A transfer's hops and other events share one sequence; this also finds a transfer's history.
+    unique("transfer_history_sequence_per_transfer").on(t.transferId, t.sequence),
+    unique("transfer_history_event_id").on(t.eventId),
     // `client`: the owner's own cancel of a scheduled transfer.
     check("transfer_history_actor_known", sql`${t.actor} IN ('saga', 'provider', 'operator', 'client')`),
+    check("transfer_history_event_id_prefixed", sql`${t.eventId} LIKE 'evt\\_%'`),
+    check("transfer_history_sequence_positive", sql`${t.sequence} > 0`),
+    // The delivery backlog: pending and parked events only, never the delivered outbox.
+    index("transfer_history_undelivered").on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NULL`),
+    index("transfer_history_parked").on(t.parkedAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NOT NULL`),
   ],
 );
 

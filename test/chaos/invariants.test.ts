@@ -172,11 +172,22 @@ describe("the invariant checker", () => {
     {
       invariant: "I11",
       how: "an event rewritten to show a state its history never had (with the append-only trigger off)",
-      off: "ALTER TABLE transfer_events DISABLE TRIGGER transfer_events_immutable",
+      off: "ALTER TABLE transfer_history DISABLE TRIGGER transfer_history_no_update_or_delete",
       breakIt: (db) =>
-        db.query(`UPDATE transfer_events SET data = jsonb_set(data, '{state}', '"completed"') WHERE transfer_id = $1 AND sequence = 2`, [
+        db.query(`UPDATE transfer_history SET data = jsonb_set(data, '{state}', '"completed"') WHERE transfer_id = $1 AND sequence = 2`, [
           refusedId,
         ]),
+    },
+    {
+      invariant: "I11",
+      how: "a gap in a transfer's event sequence (with the trigger that numbers events off)",
+      off: "ALTER TABLE transfer_history DISABLE TRIGGER transfer_history_event",
+      breakIt: (db) =>
+        db.query(
+          `INSERT INTO transfer_history (transfer_id, from_state, to_state, actor, sequence, data)
+           SELECT $1, NULL, 'started', 'saga', max(sequence) + 2, '{"state": "started"}' FROM transfer_history WHERE transfer_id = $1`,
+          [refusedId],
+        ),
     },
     {
       invariant: "I12",
