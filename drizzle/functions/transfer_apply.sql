@@ -2,7 +2,8 @@
 -- its ledger effect and its history, so one saga step is one round trip. p_change carries:
 -- path (text[] as json), ledger (settle|release|null), failure_reason, failure_code,
 -- end_to_end_id, checks_made, next_check_at_ms, last_sent_at_ms, sent (bool), reason, actor,
--- evidence. p_call (nullable) is the provider call that justified it, kept as evidence.
+-- evidence. p_call (nullable) is the provider call that justified it, kept as evidence (on the
+-- step's last history row, or on a row of its own when the step records no hop).
 -- Each hop of the path is written as a transfer_history row, whose CHECK allows only the
 -- transitions of src/saga/states.ts: an impossible path raises check_violation and nothing of
 -- the step is kept.
@@ -19,7 +20,8 @@ DECLARE
   v_from text := p_expected;
   v_ledger text := p_change->>'ledger';
   v_result text;
-  v_state text;
+  v_hop integer;
+  v_call jsonb;
 BEGIN
   v_to := coalesce(v_path[array_length(v_path, 1)], p_expected);
   UPDATE transfers SET
@@ -41,7 +43,7 @@ BEGIN
     -- it as evidence, and a resend of an order already submitted (a reply lost after the first
     -- `submitted` write) counts as a send, so the not-found grace runs from the last one.
     IF p_call IS NOT NULL THEN
-      INSERT INTO provider_calls (transfer_id, kind, outcome, http_status, detail, duration_ms)
+      INSERT INTO provider_calls_apart (transfer_id, kind, outcome, http_status, detail, duration_ms)
         VALUES (p_id, p_call->>'kind', p_call->>'outcome', (p_call->>'http_status')::int,
                 p_call->'detail', (p_call->>'duration_ms')::int);
       IF p_call->>'kind' = 'send' AND v_t.state = 'submitted' THEN
@@ -80,14 +82,20 @@ BEGIN
     IF v_result = 'released' THEN PERFORM night_usage_give_back(p_id); END IF;
   END IF;
 
-  FOREACH v_state IN ARRAY v_path LOOP
-    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
-      VALUES (p_id, v_from, v_state, p_change->>'reason', p_change->>'actor', p_change->'evidence');
-    v_from := v_state;
+  -- The provider call that justified the step is kept on its last hop's row; a step that
+  -- records no hop keeps it on a row of its own.
+  FOR v_hop IN 1 .. coalesce(array_length(v_path, 1), 0) LOOP
+    v_call := CASE WHEN v_hop = array_length(v_path, 1) THEN p_call END;
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence,
+                                  call_kind, call_outcome, call_http_status, call_detail, call_duration_ms)
+      VALUES (p_id, v_from, v_path[v_hop], p_change->>'reason', p_change->>'actor', p_change->'evidence',
+              v_call->>'kind', v_call->>'outcome', (v_call->>'http_status')::int, v_call->'detail',
+              (v_call->>'duration_ms')::int);
+    v_from := v_path[v_hop];
   END LOOP;
 
-  IF p_call IS NOT NULL THEN
-    INSERT INTO provider_calls (transfer_id, kind, outcome, http_status, detail, duration_ms)
+  IF p_call IS NOT NULL AND coalesce(array_length(v_path, 1), 0) = 0 THEN
+    INSERT INTO provider_calls_apart (transfer_id, kind, outcome, http_status, detail, duration_ms)
       VALUES (p_id, p_call->>'kind', p_call->>'outcome', (p_call->>'http_status')::int,
               p_call->'detail', (p_call->>'duration_ms')::int);
   END IF;

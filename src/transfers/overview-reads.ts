@@ -46,7 +46,8 @@ completion AS (
     FROM windowed w WHERE w.state = 'completed'
 ),
 calls AS (
-  -- provider_calls_by_kind_time (kind, at): one index range per kind.
+  -- The view of every call: one index range per kind on each of its tables
+  -- (transfer_history_calls_by_kind_time, provider_calls_apart_by_kind_time).
   SELECT date_bin('1 minute', p.at, timestamptz 'epoch') AS minute, p.duration_ms, p.outcome LIKE 'unknown:%' AS unknown
     FROM provider_calls p, bounds b
    WHERE p.kind = ANY('{send,status}'::text[]) AND p.at >= b.from_at AND p.at <= b.to_at

@@ -214,6 +214,14 @@ export const transferHistory = pgTable(
     actor: text("actor").notNull(),
     evidence: jsonb("evidence"),
     ...outboxEvent(),
+    // The provider call that justified this hop, when one did (a send, a status check), kept
+    // with the hop it explains instead of on a row of its own; the view `provider_calls` reads
+    // these with provider_calls_apart. Its time is the hop's (`at`: one transaction).
+    callKind: text("call_kind"),
+    callOutcome: text("call_outcome"),
+    callHttpStatus: integer("call_http_status"),
+    callDetail: jsonb("call_detail"),
+    callDurationMs: integer("call_duration_ms"),
   },
   (t) => [
     // A transfer's hops and other events share one sequence; this also finds a transfer's history.
@@ -226,14 +234,27 @@ export const transferHistory = pgTable(
     // The delivery backlog: pending and parked events only, never the delivered outbox.
     index("transfer_history_undelivered").on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NULL`),
     index("transfer_history_parked").on(t.parkedAt).where(sql`${t.deliveredAt} IS NULL AND ${t.parkedAt} IS NOT NULL`),
+    check("transfer_history_call_kind_known", sql`${t.callKind} IN ('send', 'status')`),
+    check(
+      "transfer_history_call_whole",
+      sql`(${t.callKind} IS NULL) = (${t.callOutcome} IS NULL) AND (${t.callKind} IS NULL) = (${t.callDurationMs} IS NULL)`,
+    ),
+    // Provider reconciliation and GET /ops/overview read calls by kind and time (as provider_calls_by_kind_time).
+    index("transfer_history_calls_by_kind_time").on(t.callKind, t.at).where(sql`${t.callKind} IS NOT NULL`),
   ],
 );
 
-/** The provider evidence: each send and status check with its classified answer. */
-export const providerCalls = pgTable(
-  "provider_calls",
+/**
+ * A provider call kept on a row of its own: one that explains no hop (a status check that found
+ * the payment still processing, an unknown answer, a step that lost its race), and every call
+ * recorded before migration 0014. A call that justified a hop is on that hop's history row. Ids
+ * come from the history's sequence, so the view `provider_calls` (both kinds of row) orders
+ * every call of a transfer by id, as they were made.
+ */
+export const providerCallsApart = pgTable(
+  "provider_calls_apart",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigint("id", { mode: "number" }).primaryKey().default(sql`nextval('transfer_history_id_seq')`),
     transferId: transferRef(),
     kind: text("kind").notNull(),
     at: at("at").notNull().defaultNow(),
@@ -243,11 +264,9 @@ export const providerCalls = pgTable(
     durationMs: integer("duration_ms").notNull(),
   },
   (t) => [
-    index("provider_calls_by_transfer").on(t.transferId, t.id),
-    // Provider reconciliation finds the transfers first sent in its window by their sends, and
-    // GET /ops/overview the calls of both kinds made in its window (one range per kind).
-    index("provider_calls_by_kind_time").on(t.kind, t.at),
-    check("provider_calls_kind_known", sql`${t.kind} IN ('send', 'status')`),
+    index("provider_calls_apart_by_transfer").on(t.transferId, t.id),
+    index("provider_calls_apart_by_kind_time").on(t.kind, t.at),
+    check("provider_calls_apart_kind_known", sql`${t.kind} IN ('send', 'status')`),
   ],
 );
 
