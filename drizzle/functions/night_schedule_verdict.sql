@@ -6,8 +6,8 @@
 -- Answers NULL outside the window or for an active trusted recipient (nothing to judge or
 -- charge); a refusal verdict (nighttime / night_total, as pix_night_verdict); or
 -- {action: charge, evening}: allowed, and the caller charges that night's total with the
--- amount (night_usage_consume), given back if the schedule never pays (canceled, refused or
--- released on its day: transfer_cancel, transfer_refuse, transfer_reserve, transfer_apply).
+-- amount (night_usage_charge, kept on the transfer as night_evening), given back if the schedule
+-- never pays (canceled, refused or released on its day: transfer_cancel, transfer_refuse, transfer_reserve, transfer_apply).
 CREATE OR REPLACE FUNCTION public.night_schedule_verdict(p_account_id text, p_amount_cents bigint, p_pix_key text, p_pix_key_type text, p_local_day date, p_local_minute integer, p_rules jsonb)
  RETURNS jsonb
  LANGUAGE plpgsql

@@ -8,9 +8,9 @@
 -- window meets the night rules as transfer_open's one-off schedule does (night_schedule_verdict):
 -- refused, the first occurrence opens `started` and ends compensated limit_exceeded at once
 -- (transfer_refuse) and the second opens `scheduled` (recurring_after_run, with follow_ups);
--- allowed, the first occurrence charges that night (night_usage_consume), given back when it is
--- known not to pay (its cancel, its refusal or shortage on its day). The recurrence records the
--- request's device, which every occurrence carries to its run (the new-device cap, judged then).
+-- allowed, the first occurrence charges that night (night_usage_charge, kept on the transfer as
+-- night_evening), given back when it is known not to pay (its cancel, its refusal or shortage on
+-- its day). The recurrence records the request's device, which every occurrence carries to its run (the new-device cap, judged then).
 -- p_recurrence is one record, its fields named (src/transfers/recurring-store.ts builds it):
 -- id, account_id, amount_cents, pix_key, pix_key_type, description, idempotency_key,
 -- fingerprint, frequency, first_date, count, rules (with now_ms, the request's business
@@ -79,8 +79,9 @@ BEGIN
     v_waiting := jsonb_build_array(v_first) || recurring_after_run(v_first, 'refused', p_recurrence->'follow_ups');
   ELSE
     IF v_night->>'action' = 'charge' THEN
-      PERFORM night_usage_consume(v_first, v_account_id, v_r.amount_cents, (p_recurrence->>'local_day')::date,
-                                  (p_recurrence->>'local_minute')::integer, p_recurrence->'rules');
+      UPDATE transfers SET night_evening = night_usage_charge(v_account_id, v_r.amount_cents, (p_recurrence->>'local_day')::date,
+                                                              (p_recurrence->>'local_minute')::integer, p_recurrence->'rules')
+        WHERE id = v_first;
     END IF;
     v_waiting := jsonb_build_array(v_first);
   END IF;

@@ -121,7 +121,8 @@ BEGIN
     END IF;
     PERFORM transfer_reserve(v_id, v_local_day, v_local_minute, v_rules, NULL);
   ELSIF v_night->>'action' = 'charge' THEN
-    PERFORM night_usage_consume(v_id, v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules);
+    UPDATE transfers SET night_evening = night_usage_charge(v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules)
+      WHERE id = v_id;
   END IF;
 
   -- The answer is the event of the last hop just recorded, built once (transfer_history_as_event),

@@ -32,6 +32,7 @@ DECLARE
   v_now timestamptz := ms_to_timestamptz((p_rules->>'now_ms')::bigint);
   -- NULL: no device rule applies (DEVICE_RULES off, or no device on the transfer).
   v_unregistered boolean;
+  v_night_evening date;
 BEGIN
   IF v_now IS NULL THEN RAISE EXCEPTION 'transfer_reserve: no now_ms in %', p_rules; END IF;
   SELECT * INTO v_t FROM transfers WHERE id = p_id;
@@ -87,10 +88,12 @@ BEGIN
   END IF;
   -- A scheduled run is judged by the daytime rules, so it does not spend the night window either.
   IF v_t.scheduled_for IS NULL AND NOT v_trusted THEN
-    PERFORM night_usage_consume(p_id, v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);
+    v_night_evening := night_usage_charge(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);
   END IF;
+  -- A schedule asked for at night keeps the night it was charged when it was asked for.
   UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day,
-                       device_registered = NOT v_unregistered, updated_at = now()
+                       device_registered = NOT v_unregistered, night_evening = coalesce(v_night_evening, night_evening),
+                       updated_at = now()
     WHERE id = p_id;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
     VALUES (p_id, 'started', 'funds_reserved', 'funds held', 'saga');

@@ -76,12 +76,6 @@ export const limitUsage = pgTable(
   ],
 );
 
-/** Which night a held transfer consumed, so its compensation gives the amount back to that night, once. */
-export const nightUsageCharges = pgTable("night_usage_charges", {
-  transferId: transferKey(),
-  evening: date("evening", { mode: "string" }).notNull(),
-});
-
 /**
  * The recipients an account trusts (CONTRACT §2 "Trusted recipients"): from `effective_at`
  * (business time) a transfer to one is exempt from the night rules and the new-key review. The

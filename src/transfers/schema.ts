@@ -102,6 +102,11 @@ export const transfers = pgTable(
      * toward the day's new-device cap (given back on compensation). Null: no device rule ran.
      */
     deviceRegistered: boolean("device_registered"),
+    /**
+     * The evening of the night window whose total this transfer consumed (limit_usage `night`),
+     * so its compensation gives the amount back to that night; null when it consumed none.
+     */
+    nightEvening: date("night_evening", { mode: "string" }),
     /** The São Paulo day a scheduled transfer runs on (CONTRACT §2 `scheduled_for`); null: at once. */
     scheduledFor: date("scheduled_for", { mode: "string" }),
     /**

@@ -231,7 +231,7 @@ describe("the invariant checker", () => {
     {
       invariant: "I14",
       how: "a night charged with a transfer that never held anything",
-      breakIt: (db) => db.query("INSERT INTO night_usage_charges (transfer_id, evening) VALUES ($1, current_date)", [refusedId]),
+      breakIt: (db) => db.query("UPDATE transfers SET night_evening = current_date WHERE id = $1", [refusedId]),
     },
     {
       invariant: "I16",

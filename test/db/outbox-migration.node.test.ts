@@ -1,9 +1,9 @@
-// Migrations 0004-0007 on a database made by the baseline before them (0000-0003), holding
+// Migrations 0004-0008 on a database made by the baseline before them (0000-0003), holding
 // transfers with their history, events in every delivery state, a return's event, delivery
 // attempts and provider calls as the old tables kept them: after the migrate, every event reads
 // the same through transfer_events (ids, sequences, resources, delivery state), the calls the same
-// through provider_calls, a replay answers the stored first response, and the next hop and the
-// next attempt continue where the old rows left off.
+// through provider_calls, a replay answers the stored first response, a night's charge is on its
+// transfer, and the next event and the next attempt continue where the old rows left off.
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -116,6 +116,7 @@ async function seedBaseline(): Promise<void> {
     );
   }
   await db.query("INSERT INTO transfer_event_attempts (event_id, http_status, duration_ms) VALUES ('evt_started', 204, 5)");
+  await db.query("INSERT INTO night_usage_charges (transfer_id, evening) VALUES ($1, '2026-11-30')", [transferId]);
   await db.query(
     `INSERT INTO provider_calls (id, transfer_id, kind, at, outcome, http_status, duration_ms)
      VALUES (7, $1, 'send', $2, 'accepted', 201, 40), (8, $1, 'status', $3, 'confirmed', 200, 30)`,
@@ -155,6 +156,8 @@ describe("migrating a baseline database to the history as the outbox", () => {
       [transferId],
     );
     expect(replay).toEqual([{ response: resource("funds_reserved", hops.slice(0, 2)) }]);
+    const { rows: night } = await db.query("SELECT night_evening::text FROM transfers WHERE id = $1", [transferId]);
+    expect(night).toEqual([{ night_evening: "2026-11-30" }]);
     // Only the delivery backlog is pending: the undelivered, unparked events, oldest first.
     const { rows: backlog } = await db.query<{ id: string }>(
       "SELECT id FROM transfer_events WHERE delivered_at IS NULL AND parked_at IS NULL ORDER BY sequence",

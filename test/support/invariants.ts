@@ -22,7 +22,7 @@
 // I13 each day's new-device usage equals its unregistered devices' transfers still held or
 //    settled (test/support/device-invariants.ts).
 // I14 limit usage: a São Paulo day's usage equals its transfers held or paid (limit_day); a night
-//    window's equals the transfers charged to it (night_usage_charges), each held, paid or still
+//    window's equals the transfers charged to it (night_evening), each held, paid or still
 //    scheduled (a compensated or canceled one has given its amount back).
 // I15 recurring transfers: each occurrence runs at most once on its date, plus its one evening
 //    retry (test/support/recurring-invariants.ts).
@@ -454,8 +454,8 @@ async function usageChecks(db: PoolClient, scope: readonly string[] | null): Pro
        SELECT t.account_id, 'day', t.limit_day, 0, t.amount_cents FROM transfers t JOIN holds h ON h.id = t.id
         WHERE t.limit_day IS NOT NULL AND h.status IN ('held', 'settled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))
        UNION ALL
-       SELECT t.account_id, 'night', c.evening, 0, t.amount_cents FROM night_usage_charges c JOIN transfers t ON t.id = c.transfer_id
-        WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))) usage
+       SELECT t.account_id, 'night', t.night_evening, 0, t.amount_cents FROM transfers t
+        WHERE t.night_evening IS NOT NULL AND ($1::text[] IS NULL OR t.account_id = ANY($1))) usage
       GROUP BY account_id, period, starts_on HAVING sum(used) <> sum(counted)`,
     [scope],
   );
@@ -463,8 +463,8 @@ async function usageChecks(db: PoolClient, scope: readonly string[] | null): Pro
     violation("I14", u.account_id, `${u.period} from ${u.starts_on}: ${u.used} used, but its transfers add up to ${u.counted}`),
   );
   const stale = await db.query<{ id: string; state: string }>(
-    `SELECT t.id::text, t.state FROM night_usage_charges c JOIN transfers t ON t.id = c.transfer_id
-      WHERE t.state IN ('compensated', 'canceled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))`,
+    `SELECT t.id::text, t.state FROM transfers t
+      WHERE t.night_evening IS NOT NULL AND t.state IN ('compensated', 'canceled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))`,
     [scope],
   );
   for (const t of stale.rows) found.push(violation("I14", t.id, `${t.state}, yet still charged to a night`));
