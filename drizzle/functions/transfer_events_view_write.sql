@@ -7,6 +7,7 @@ CREATE OR REPLACE FUNCTION public.transfer_events_view_write()
  RETURNS trigger
  LANGUAGE plpgsql
  SET search_path TO 'public', 'pg_temp'
+ SET lock_timeout TO '5s'
 AS $function$
 BEGIN
   IF TG_OP = 'INSERT' THEN

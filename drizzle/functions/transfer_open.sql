@@ -53,8 +53,12 @@ DECLARE
   v_existing transfers%ROWTYPE;
   v_state text := CASE WHEN v_scheduled_for IS NULL THEN 'started' ELSE 'scheduled' END;
   v_night jsonb;
-  v_t transfers%ROWTYPE;
-  v_response jsonb;
+  v_available_cents bigint;
+  v_hold text;
+  v_now timestamptz;
+  v_trusted boolean;
+  -- NULL: no device rule applies (DEVICE_RULES off, or no device on the transfer).
+  v_unregistered boolean;
 BEGIN
   IF NOT p_transfer ?& ARRAY['id', 'account_id', 'amount_cents', 'pix_key', 'pix_key_type', 'description', 'idempotency_key',
                              'fingerprint', 'deadline_ms', 'local_day', 'local_minute', 'rules', 'br_code', 'scheduled_for',
@@ -82,7 +86,8 @@ BEGIN
   -- A lock wait means another opener for this account is inside its own short transaction;
   -- waiting longer than this is a fault, reported as such (the client may retry).
   SET LOCAL lock_timeout = '5s';
-  PERFORM 1 FROM accounts WHERE id = v_account_id AND kind = 'customer' FOR UPDATE;
+  SELECT balance_cents - held_cents INTO v_available_cents FROM accounts
+    WHERE id = v_account_id AND kind = 'customer' FOR UPDATE;
   IF NOT FOUND THEN RETURN jsonb_build_object('outcome', 'account_not_found'); END IF;
   IF v_state = 'scheduled' THEN
     IF scheduled_cap_reached(v_account_id, v_rules) THEN
@@ -91,6 +96,53 @@ BEGIN
     v_night := night_schedule_verdict(v_account_id, v_amount_cents, v_pix_key, v_pix_key_type, v_local_day, v_local_minute, v_rules);
     IF v_night->>'action' = 'refuse' THEN v_state := 'started'; END IF;
   END IF;
+
+  -- Sent at once with the sandbox's test clock on: business time (docs/clock.md) is the wall
+  -- clock's instant plus the clock's offset, added here, in this statement.
+  IF v_state = 'started' AND v_test_clock THEN
+    v_business_now := ms_to_timestamptz((v_rules->>'now_ms')::bigint) + test_clock_offset();
+    v_local_day := (v_business_now AT TIME ZONE 'America/Sao_Paulo')::date;
+    v_local_minute := extract(hour FROM v_business_now AT TIME ZONE 'America/Sao_Paulo')::integer * 60
+                      + extract(minute FROM v_business_now AT TIME ZONE 'America/Sao_Paulo')::integer;
+    v_rules := v_rules || jsonb_build_object('now_ms', epoch_ms(v_business_now));
+  END IF;
+
+  -- The common case, written once: a transfer sent at once that the rules let through and the
+  -- balance covers is inserted already funds_reserved, with its two hops, rather than inserted
+  -- `started` and then updated (a row version and its index entries fewer). Decided as
+  -- transfer_reserve decides (trusted recipients and the device cap included), under the same
+  -- account lock; every other transfer takes the general path below. The key is free (checked
+  -- under its lock above), so the INSERT cannot conflict; if it ever did, it raises and nothing
+  -- of the open, hold included, is kept.
+  IF v_state = 'started' THEN
+    v_now := ms_to_timestamptz((v_rules->>'now_ms')::bigint);
+    v_trusted := trusted_recipient_active(v_account_id, v_pix_key, v_pix_key_type, v_now);
+    v_unregistered := device_unregistered(v_account_id, v_device_id, v_rules, v_now);
+  END IF;
+  IF v_state = 'started' AND v_available_cents >= v_amount_cents
+     AND coalesce(pix_limit_verdict(v_account_id, v_amount_cents, v_local_day, v_local_minute,
+                                    v_rules || jsonb_build_object('daytime_rules', v_trusted)),
+                  device_rule_verdict(v_account_id, v_device_id, v_amount_cents, v_local_day, v_unregistered, v_rules),
+                  fraud_rule_velocity(v_id, v_account_id, v_rules)) IS NULL THEN
+    v_hold := ledger_hold(v_id, v_account_id, v_amount_cents);
+    IF v_hold <> 'held' THEN
+      RAISE EXCEPTION 'saga invariant violated: hold for new transfer % answered %', v_id, v_hold;
+    END IF;
+    INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
+                           idempotency_key, request_fingerprint, deadline_at, next_check_at, limit_day, night_evening,
+                           br_code, br_code_kind, merchant_name, merchant_city, device_id, device_registered)
+      VALUES (v_id, v_account_id, v_amount_cents, v_pix_key, v_pix_key_type, v_description, 'funds_reserved',
+              v_idempotency_key, v_fingerprint, now() + v_deadline_ms * interval '1 millisecond', now(), v_local_day,
+              transfer_reserve_usage(v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules, NOT v_trusted, v_unregistered),
+              v_br_code->>'text', v_br_code->>'kind', v_br_code->>'merchant_name', v_br_code->>'merchant_city',
+              v_device_id, NOT v_unregistered);
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (v_id, NULL, 'started', 'saga');
+    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
+      VALUES (v_id, 'started', 'funds_reserved', 'funds held', 'saga');
+    IF NOT v_trusted THEN PERFORM transfer_review_new_key(v_id, v_rules); END IF;
+    RETURN transfer_open_created(v_id);
+  END IF;
+
   INSERT INTO transfers (id, account_id, amount_cents, pix_key, pix_key_type, description, state,
                          idempotency_key, request_fingerprint, deadline_at, scheduled_for, next_check_at,
                          br_code, br_code_kind, merchant_name, merchant_city, device_id)
@@ -112,23 +164,11 @@ BEGIN
   IF v_night->>'action' = 'refuse' THEN
     PERFORM transfer_refuse(v_id, v_night);
   ELSIF v_state = 'started' THEN
-    IF v_test_clock THEN
-      v_business_now := ms_to_timestamptz((v_rules->>'now_ms')::bigint) + test_clock_offset();
-      v_local_day := (v_business_now AT TIME ZONE 'America/Sao_Paulo')::date;
-      v_local_minute := extract(hour FROM v_business_now AT TIME ZONE 'America/Sao_Paulo')::integer * 60
-                        + extract(minute FROM v_business_now AT TIME ZONE 'America/Sao_Paulo')::integer;
-      v_rules := v_rules || jsonb_build_object('now_ms', epoch_ms(v_business_now));
-    END IF;
     PERFORM transfer_reserve(v_id, v_local_day, v_local_minute, v_rules, NULL);
   ELSIF v_night->>'action' = 'charge' THEN
     UPDATE transfers SET night_evening = night_usage_charge(v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules)
       WHERE id = v_id;
   END IF;
 
-  -- The answer is the event of the last hop just recorded, built once (transfer_history_as_event),
-  -- and what a replay answers too (transfer_open_response): nothing more is written for it.
-  SELECT * INTO v_t FROM transfers WHERE id = v_id;
-  v_response := transfer_open_response(v_t);
-  RETURN jsonb_build_object('outcome', 'created', 'transfer_id', v_id, 'response', v_response,
-                            'saga', transfer_saga_json(v_t));
+  RETURN transfer_open_created(v_id);
 END $function$;

@@ -1,5 +1,6 @@
 -- The Pix rules and the hold of a transfer that starts now: shared by transfer_open (a transfer
--- sent at once) and transfer_run_scheduled (a scheduled one on its day), inside the caller's
+-- sent at once that its fast path did not take: one refused or short of funds) and
+-- transfer_run_scheduled (a scheduled one on its day), inside the caller's
 -- transaction, with the account row already locked by the caller, so the daily sum, the
 -- velocity count and the hold are decided together and cannot be raced. The transfer is in
 -- `started`, or still `scheduled` (then it is moved to `started` here, unless it waits for its
@@ -80,16 +81,8 @@ BEGIN
   ELSIF v_hold <> 'held' THEN
     RAISE EXCEPTION 'saga invariant violated: hold for new transfer % answered %', p_id, v_hold;
   END IF;
-  INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (v_t.account_id, 'day', p_local_day, v_t.amount_cents)
-    ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
-  IF v_unregistered THEN
-    INSERT INTO limit_usage (account_id, period, starts_on, used_cents) VALUES (v_t.account_id, 'new_device', p_local_day, v_t.amount_cents)
-      ON CONFLICT (account_id, period, starts_on) DO UPDATE SET used_cents = limit_usage.used_cents + EXCLUDED.used_cents;
-  END IF;
-  -- A scheduled run is judged by the daytime rules, so it does not spend the night window either.
-  IF v_t.scheduled_for IS NULL AND NOT v_trusted THEN
-    v_night_evening := night_usage_charge(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules);
-  END IF;
+  v_night_evening := transfer_reserve_usage(v_t.account_id, v_t.amount_cents, p_local_day, p_local_minute, p_rules,
+                                            v_t.scheduled_for IS NULL AND NOT v_trusted, v_unregistered);
   -- A schedule asked for at night keeps the night it was charged when it was asked for.
   UPDATE transfers SET state = 'funds_reserved', next_check_at = now(), limit_day = p_local_day,
                        device_registered = NOT v_unregistered, night_evening = coalesce(v_night_evening, night_evening),
@@ -97,13 +90,6 @@ BEGIN
     WHERE id = p_id;
   INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
     VALUES (p_id, 'started', 'funds_reserved', 'funds held', 'saga');
-  v_verdict := CASE WHEN NOT v_trusted
-    THEN fraud_rule_new_key(p_id, v_t.account_id, v_t.amount_cents, v_t.pix_key, v_t.pix_key_type, p_rules) END;
-  IF v_verdict IS NOT NULL THEN
-    UPDATE transfers SET state = 'needs_review', next_check_at = NULL, updated_at = now() WHERE id = p_id;
-    INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor, evidence)
-      VALUES (p_id, 'funds_reserved', 'needs_review', 'anti-fraud review before sending: ' || (v_verdict->>'rule'), 'saga', v_verdict);
-    RETURN 'review';
-  END IF;
+  IF NOT v_trusted AND transfer_review_new_key(p_id, p_rules) THEN RETURN 'review'; END IF;
   RETURN 'held';
 END $function$;
