@@ -1,7 +1,8 @@
 // How the provider has been answering lately, from the evidence the saga records anyway (one row
 // per send and status check): the degraded-PSP alert's input (src/alerts/provider-health.ts).
-// One statement over provider_calls_by_kind_time (kind, at): one index range per kind, as
-// GET /ops/overview reads the same calls; nothing is written for it.
+// One statement over the view provider_calls (transfer_history_calls_by_kind_time and
+// provider_calls_apart_by_kind_time): index ranges per kind, as GET /ops/overview reads the same
+// calls; nothing is written for it.
 import type { Queryable } from "../db/queryable.ts";
 
 export interface ProviderCallFigures {
