@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { transferSchema } from "../../src/contract/schemas.ts";
 import { idempotencyKeyLengthMax } from "../../src/http/idempotency-key.ts";
-import { call, clientHeaders, createTransfer, fundedAccount } from "../support/api.ts";
+import { call, clientHeaders, createTransfer, fundedAccount, waitForFinalState } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
 import { expectJson, expectProblem, expectValidationProblem, footprint, validTransfer } from "./helpers.ts";
 
@@ -39,6 +39,18 @@ describe("replays", () => {
     expect(second.headers.get("idempotent-replayed")).toBe("true");
     expect(await second.text()).toBe(firstText);
     expect(await transfersWithKey(accountId, key)).toBe(1);
+  });
+
+  it("answers a replay after the transfer has moved on with its first response, not the transfer as it is now", async () => {
+    const accountId = await fundedAccount(100_000);
+    const key = crypto.randomUUID();
+    const firstText = await (await post(accountId, validTransfer, key)).text();
+    const first = transferSchema.parse(JSON.parse(firstText));
+    expect(first.state).toBe("funds_reserved");
+    expect((await waitForFinalState(accountId, first.id)).state).toBe("completed");
+    const replay = await post(accountId, validTransfer, key);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await replay.text()).toBe(firstText);
   });
 
   it("treats the same request in another spelling (CPF punctuation, email case) as a replay", async () => {
