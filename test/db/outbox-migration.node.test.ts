@@ -1,5 +1,6 @@
-// Migrations 0004-0008 on a database made by the baseline before them (0000-0003), holding
-// transfers with their history, events in every delivery state, a return's event, delivery
+// Migrations 0012-0016 on a database made by the baseline before them (0000-0011), holding
+// transfers with their history, events in every delivery state, a return's event and a
+// contestation's, delivery
 // attempts and provider calls as the old tables kept them: after the migrate, every event reads
 // the same through transfer_events (ids, sequences, resources, delivery state), the calls the same
 // through provider_calls, a replay answers the stored first response, a night's charge is on its
@@ -16,8 +17,8 @@ import { createMissingFunctions } from "../../scripts/lib/sql-functions/apply.ts
 import { readFunctionSources } from "../../scripts/lib/sql-functions/sources.ts";
 
 const drizzleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
-/** The baseline before the history became the outbox: 0000_tables .. 0003_overview_indexes. */
-const baselineMigrations = 4;
+/** The baseline before the history became the outbox: 0000_tables .. 0011_recurring_transfer_devices. */
+const baselineMigrations = 12;
 
 const name = `outbox_migration_${randomUUID().slice(0, 8)}`;
 const admin = new pg.Client({ connectionString: inject("databaseUrl") });
@@ -34,13 +35,14 @@ const resource = (state: string, states: string[]) => ({
   amount_cents: 1_000,
   history: states.map((s) => ({ state: s })),
 });
-/** As the old outbox held them: one event per hop (history_id), a return's event without one. */
+/** As the old outbox held them: one event per hop (history_id), a return's and a contestation's without one. */
 const oldEvents = [
   { id: "evt_started", sequence: 1, history: 1, state: "started", delivered: true },
   { id: "evt_reserved", sequence: 2, history: 2, state: "funds_reserved", delivered: true },
   { id: "evt_submitted", sequence: 3, history: 3, state: "submitted", delivered: false, parked: true },
   { id: "evt_completed", sequence: 4, history: 4, state: "completed", delivered: false },
   { id: "evt_returned", sequence: 5, history: null, state: "completed", delivered: false },
+  { id: "evt_contested", sequence: 6, history: null, state: "completed", delivered: false, contestation: true },
 ];
 const hops = ["started", "funds_reserved", "submitted", "completed"];
 
@@ -104,7 +106,7 @@ async function seedBaseline(): Promise<void> {
         event.id,
         transferId,
         event.sequence,
-        event.history === null ? "transfer.returned" : "transfer.updated",
+        event.history !== null ? "transfer.updated" : event.contestation ? "contestation.updated" : "transfer.returned",
         event.history,
         at(event.sequence),
         JSON.stringify(resource(event.state, hops.slice(0, event.history ?? hops.length))),
@@ -162,7 +164,7 @@ describe("migrating a baseline database to the history as the outbox", () => {
     const { rows: backlog } = await db.query<{ id: string }>(
       "SELECT id FROM transfer_events WHERE delivered_at IS NULL AND parked_at IS NULL ORDER BY sequence",
     );
-    expect(backlog.map((row) => row.id)).toEqual(["evt_completed", "evt_returned"]);
+    expect(backlog.map((row) => row.id)).toEqual(["evt_completed", "evt_returned", "evt_contested"]);
   });
 
   it("continues the old rows: the next event takes the next sequence, a delivery moves a migrated event", async () => {
@@ -170,7 +172,7 @@ describe("migrating a baseline database to the history as the outbox", () => {
     const { rows } = await db.query<{ sequence: number }>("SELECT sequence FROM transfer_events WHERE transfer_id = $1 ORDER BY sequence", [
       transferId,
     ]);
-    expect(rows.map((row) => row.sequence)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(rows.map((row) => row.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const { rows: moved } = await db.query<{ result: { outcome: string } }>(
       "SELECT transfer_event_attempted('evt_completed', 0, 204, 3, NULL, 'delivered', NULL) AS result",
     );
