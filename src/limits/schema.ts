@@ -7,7 +7,6 @@ import { at, cents } from "../db/columns.ts";
 import { sqlStringList } from "../db/sql-list.ts";
 import { accountKey, accountRef } from "../ledger/schema.ts";
 import { pixKeyTypes } from "../lib/ids.ts";
-import { transferKey } from "../transfers/schema.ts";
 import { limitNames } from "./names.ts";
 import { trustedRecipientNameLengthMax } from "./trusted-recipient-bounds.ts";
 

@@ -51,7 +51,9 @@ async function usedTonightCents(accountId: string): Promise<number> {
 
 /** Whether a transfer was charged to a night when it was asked for. */
 async function nightCharges(transferId: string): Promise<number> {
-  const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM transfers WHERE id = $1 AND night_evening IS NOT NULL", [transferId]);
+  const { rows } = await pool.query<{ n: string }>("SELECT count(*) AS n FROM transfers WHERE id = $1 AND night_evening IS NOT NULL", [
+    transferId,
+  ]);
   return Number(rows[0]?.n ?? 0);
 }
 
