@@ -13,6 +13,7 @@ import { HTTPException } from "hono/http-exception";
 import { methodNotAllowed as honoMethodNotAllowed } from "hono/method-not-allowed";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { log, requestIdOf } from "../lib/log.ts";
+import { isDatabaseUnreachable } from "./database-unreachable.ts";
 
 export const problemTypeBase = "https://pix-cashout.dev/problems/";
 
@@ -167,6 +168,19 @@ export function installProblemHandlers<E extends Env>(app: Hono<E>): void {
       return problem(c, 503, {
         type: "unavailable",
         detail: "Another change to the same record took too long; nothing was written. Retry the same request.",
+        headers: { "Retry-After": "1" },
+      });
+    }
+    if (isDatabaseUnreachable(err)) {
+      log(
+        c,
+        "database_unreachable",
+        { method: c.req.method, path: c.req.path, error: err instanceof Error ? err.message : String(err) },
+        "warn",
+      );
+      return problem(c, 503, {
+        type: "unavailable",
+        detail: "The database did not answer. Retry the same request.",
         headers: { "Retry-After": "1" },
       });
     }

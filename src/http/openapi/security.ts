@@ -12,14 +12,17 @@ export const clientAuthResponses: Record<string, ResponseObject> = {
     wwwAuthenticateHeader,
   ),
   "403": problemResponse("The token is valid but its account (`sub`) does not exist."),
-  "503": problemResponse("The token's signing keys (JWKS) cannot be fetched right now; retry later.", retryAfterHeader),
+  "503": problemResponse(
+    "The token's signing keys (JWKS) cannot be fetched, or the database does not answer, right now: retry after `Retry-After`.",
+    retryAfterHeader,
+  ),
 };
 
 /** clientAuthResponses for an operation that reads business time (src/http/business-now.ts) before it writes. */
 export const clientAuthReadingBusinessTime: Record<string, ResponseObject> = {
   ...clientAuthResponses,
   "503": problemResponse(
-    "The token's signing keys (JWKS) cannot be fetched, or (sandbox only) business time cannot be read: retry after `Retry-After`.",
+    "The token's signing keys (JWKS) cannot be fetched, the database does not answer, or (sandbox only) business time cannot be read: retry after `Retry-After`.",
     retryAfterHeader,
   ),
 };
@@ -39,6 +42,7 @@ export const opsAuthResponses: Record<string, ResponseObject> = {
     wwwAuthenticateHeader,
   ),
   "429": problemResponse("Too many failed operator sign-ins from this IP address.", retryAfterHeader),
+  "503": problemResponse("The database does not answer right now: retry after `Retry-After`.", retryAfterHeader),
 };
 
 /**
