@@ -5,7 +5,7 @@
 //   npm run bench                      every metric (about 3 minutes)
 //   npm run bench -- --only=hot,ledger  some of them (results.json then holds only those): ledger,
 //                                       hot, latency, round-trips, orchestration, distance, events,
-//                                       throughput, send-gate
+//                                       throughput, send-gate, sql
 //   npm run bench -- --delay-ms=60      the distance section's delay each way (default 20)
 //   npm run bench -- --statements       also log where PostgreSQL's time goes (pg_stat_statements;
 //                                       it shifts the ratios, so not for the targets)
@@ -29,11 +29,23 @@ import { measureLedgerEfficiency } from "./metrics/ledger-efficiency.ts";
 import { measureOrchestration } from "./metrics/orchestration.ts";
 import { measureRoundTrips } from "./metrics/round-trips.ts";
 import { measureSendGate } from "./metrics/send-gate.ts";
+import { measureSqlCost } from "./metrics/sql-cost.ts";
 import { measureThroughput } from "./metrics/throughput.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsPath = path.join(root, "bench", "results.json");
-const sectionNames = ["ledger", "hot", "latency", "round-trips", "orchestration", "distance", "events", "throughput", "send-gate"] as const;
+const sectionNames = [
+  "ledger",
+  "hot",
+  "latency",
+  "round-trips",
+  "orchestration",
+  "distance",
+  "events",
+  "throughput",
+  "send-gate",
+  "sql",
+] as const;
 type SectionName = (typeof sectionNames)[number];
 
 const log = (line: string): void => console.log(`[bench] ${line}`);
@@ -153,6 +165,7 @@ async function main(): Promise<void> {
     await run("events", () => measureEventDelivery(context, root));
     await run("throughput", () => measureThroughput(context, root, { rawHoldsPerS, rawPostgresCpuMs }));
     await run("send-gate", () => measureSendGate(context, root));
+    await run("sql", () => measureSqlCost(context));
 
     log(`whole run: ${describeShare(whole.end())}`);
     log(

@@ -34,6 +34,13 @@ function readProc(pid: number): ProcTimes | undefined {
   }
 }
 
+/** One process's own CPU so far (no children), ms: e.g. one PostgreSQL backend's. */
+export function processCpuMs(pid: number): number {
+  const times = readProc(pid);
+  if (times === undefined) throw new Error(`no process ${pid}`);
+  return (times.ownTicks / ticksPerS) * 1000;
+}
+
 /**
  * A process and its children, the exited ones included (the parent reaped them); with `deep`,
  * grandchildren too (wrangler's launcher runs the CLI, which runs workerd).

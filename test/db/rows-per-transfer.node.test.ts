@@ -1,6 +1,6 @@
 // docs/performance.md lists every row a completed transfer writes and the fact each one holds.
 // This keeps that table true: a transfer is opened, sent and completed through the saga's own
-// store functions (src/transfers/store.ts), the three steps inside one transaction, and the rows
+// store functions (test/support/store-path.ts), the three steps inside one transaction, and the rows
 // each table gained (pg_stat_xact_user_tables) must be exactly the table's. Rolled back after.
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -8,10 +8,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
-import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
-import { applyChange, openTransfer, type ProviderCallRecord } from "../../src/transfers/store.ts";
+import { completeThroughStore } from "../support/store-path.ts";
 
 const docPath = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../docs/performance.md");
 const client = new pg.Client({ connectionString: inject("databaseUrl") });
@@ -46,27 +44,6 @@ async function pendingWrites(): Promise<Writes> {
   return Object.fromEntries(rows.map((r) => [r.name, { inserted: Number(r.ins), updated: Number(r.upd), deleted: Number(r.del) }]));
 }
 
-function call(kind: "send" | "status", outcome: string): ProviderCallRecord {
-  return { kind, outcome, httpStatus: 200, detail: null, durationMs: 40 };
-}
-
-function change(path: ("submitted" | "completed")[], ledger: "settle" | null, outcome: string, nowMs: number) {
-  return {
-    path,
-    ledger,
-    failureReason: null,
-    failureCode: null,
-    endToEndId: ledger === null ? null : "E2E-rows-per-transfer",
-    checksMade: ledger === null ? 0 : 1,
-    nextCheckAtMs: ledger === null ? nowMs + 50 : null,
-    lastSentAtMs: nowMs,
-    reason: `provider: ${outcome}`,
-    actor: "provider" as const,
-    sent: ledger === null,
-    evidence: { provider_call: ledger === null ? "send" : "status", outcome },
-  };
-}
-
 beforeAll(() => client.connect());
 afterAll(() => client.end());
 
@@ -80,27 +57,7 @@ describe("docs/performance.md: what a completed transfer writes", () => {
     try {
       // The session's counts not yet published include the setup's: only what the steps add counts.
       const before = await pendingWrites();
-      const opened = await openTransfer(db, {
-        id: randomUUID(),
-        accountId,
-        amountCents: 1_000,
-        pixKey: "rows@example.com",
-        pixKeyType: "email",
-        description: null,
-        idempotencyKey: randomUUID(),
-        requestFingerprint: "rows",
-        deadlineMs: 60_000,
-        ...localClockFields(nowMs),
-        rules: readRuleSettings({}),
-      });
-      if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
-      const id = opened.saga.id;
-      expect(
-        (await applyChange(db, id, "funds_reserved", change(["submitted"], null, "accepted", nowMs), call("send", "accepted"))).outcome,
-      ).toBe("applied");
-      expect(
-        (await applyChange(db, id, "submitted", change(["completed"], "settle", "confirmed", nowMs), call("status", "confirmed"))).outcome,
-      ).toBe("applied");
+      await completeThroughStore(db, accountId, 1_000, nowMs);
       const after = await pendingWrites();
       const measured: Writes = {};
       for (const [name, w] of Object.entries(after)) {
