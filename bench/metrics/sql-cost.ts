@@ -4,7 +4,9 @@
 // the throughput section meters the whole server under the Worker's load, this isolates the SQL,
 // so a change to a function or a table shows in one run of `npm run bench -- --only=sql`
 // (about 30 s). One backend's own CPU, read from /proc: no commit group effects, no background
-// processes, no cold start (each batch follows a warm-up).
+// processes, no cold start (each batch follows a warm-up). BENCH_SQL_PRELUDE, when set, is SQL
+// run on that connection first: a what-if (a function replaced, a constraint dropped) measured
+// against the same run's raw UPDATE, on the bench's throwaway database.
 import type { PoolClient } from "@neondatabase/serverless";
 import { completeThroughStore, type StorePathStep } from "../../test/support/store-path.ts";
 import { accountIds, seedAccounts } from "../lib/accounts.ts";
@@ -33,6 +35,7 @@ export async function measureSqlCost(context: BenchContext): Promise<MetricRow[]
     } finally {
       await seed.end();
     }
+    if (process.env.BENCH_SQL_PRELUDE) await client.query(process.env.BENCH_SQL_PRELUDE);
     const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
     const backendPid = rows[0]?.pid ?? 0;
     let next = 0;
