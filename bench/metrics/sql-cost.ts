@@ -3,7 +3,7 @@
 // store-path.ts) against the raw spread UPDATE on the same backend, batches alternating. Where
 // the throughput section meters the whole server under the Worker's load, this isolates the SQL,
 // so a change to a function or a table shows in one run of `npm run bench -- --only=sql`
-// (about 30 s). One backend's own CPU, read from /proc: no commit group effects, no background
+// (about 15 s). One backend's own CPU, read from /proc: no commit group effects, no background
 // processes, no cold start (each batch follows a warm-up). BENCH_SQL_PRELUDE, when set, is SQL
 // run on that connection first: a what-if (a function replaced, a constraint dropped) measured
 // against the same run's raw UPDATE, on the bench's throwaway database.
