@@ -71,9 +71,16 @@ describe("outbound events reach the receiver", () => {
     const deliveries = await deliveriesOf(id);
     const { acknowledged } = expectOrderedAtLeastOnce(deliveries);
     expect(acknowledged).toEqual(outbox.events.map((e) => e.sequence));
-    expect(deliveries.map((d) => d.body.data.state)).toEqual(["started", "funds_reserved", "submitted", "completed"]);
+    const final = await getTransfer(accountId, id);
+    // One event per hop of its history, in order. The happy key completes; on a loaded machine
+    // the send may outlast the tests' 400 ms PROVIDER_TIMEOUT_MS before the sandbox records it,
+    // and the saga releases it as `not_sent` after the grace: its events are then those hops.
+    const path = final.state === "completed" ? ["completed"] : ["compensating", "compensated"];
+    if (final.state !== "completed") expect(final.failure_reason).toBe("not_sent");
+    expect(deliveries.map((d) => d.body.data.state)).toEqual(["started", "funds_reserved", "submitted", ...path]);
+    expect(deliveries.map((d) => d.body.data.state)).toEqual(final.history.map((h) => h.state));
     expect(deliveries.every((d) => d.body.type === "transfer.updated" && /^evt_/.test(d.body.id))).toBe(true);
-    expect(deliveries.at(-1)?.body.data).toEqual(await getTransfer(accountId, id));
+    expect(deliveries.at(-1)?.body.data).toEqual(final);
   });
 
   it("retries a failing receiver with the same webhook-id, records every attempt, and never sends n+1 before n", async () => {
