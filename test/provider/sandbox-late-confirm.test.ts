@@ -29,9 +29,23 @@ describe("late-confirm@ in the sandbox", () => {
     expect((await answered(sandbox.send(send))).httpStatus).toBe(201);
     expect((await answered(sandbox.status(send.idempotencyKey, 60_000))).httpStatus).toBe(404);
     expect((await sandbox.payment(send.idempotencyKey))?.status).toBe("not_found");
-    // A caller whose grace window is over (0 here) is told not found once: it releases on that.
+    // A caller whose grace window is over (0 here) is told not found: it releases on that.
     expect((await answered(sandbox.status(send.idempotencyKey, 0))).httpStatus).toBe(404);
-    expect((await answered(sandbox.status(send.idempotencyKey, 0))).body).toMatchObject({ status: "confirmed", amount_cents: 4_321 });
+    expect(await sandbox.payment(send.idempotencyKey)).toMatchObject({ status: "confirmed", made: true });
+  });
+
+  it("generic API: a caller that asks again after the give-up was still inside its window, and reads not found until it releases", async () => {
+    const send = lateSend(60_000);
+    await sandbox.send(send);
+    // Past the grace window by the sandbox's clock (0 here), so the Pix leaves...
+    expect((await answered(sandbox.status(send.idempotencyKey, 0))).httpStatus).toBe(404);
+    expect((await sandbox.payment(send.idempotencyKey))?.status).toBe("confirmed");
+    // ...but the caller's window, run from when it got the send's answer, was not over: it asks again.
+    expect((await answered(sandbox.status(send.idempotencyKey, 60_000))).httpStatus).toBe(404);
+    expect((await sandbox.payment(send.idempotencyKey))?.status).toBe("not_found");
+    // Its window over, it is told not found once more and releases; only then does the Pix leave.
+    expect((await answered(sandbox.status(send.idempotencyKey, 0))).httpStatus).toBe(404);
+    expect((await sandbox.payment(send.idempotencyKey))?.status).toBe("confirmed");
   });
 
   it("generic API: a caller slow to check past the grace window still reads not found first", async () => {

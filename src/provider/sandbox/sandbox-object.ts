@@ -66,6 +66,13 @@ export class SandboxProvider extends DurableObject<Env> {
    * memory: after a restart such a late-confirm payment leaves at its unclaimed time instead.
    */
   private readonly refusedResends = new Set<string>();
+  /**
+   * Late-confirm payments that left on a generic not-found past the grace window, with the time
+   * each was due to leave before that. The caller's window runs from when it got the send's
+   * answer, later than we took the send, so a caller may still be inside it: its next status call
+   * takes the giving up back. In memory, like refusedResends.
+   */
+  private readonly gaveUpDueAtMs = new Map<string, number>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -165,6 +172,7 @@ export class SandboxProvider extends DurableObject<Env> {
 
   /** The generic API's status call; `notFoundGraceMs` is the caller's PROVIDER_NOT_FOUND_GRACE_MS. */
   async status(idempotencyKey: string, notFoundGraceMs: number): Promise<SandboxAnswer> {
+    this.takeBackGiveUp(idempotencyKey);
     const answer = this.answerStatus(idempotencyKey);
     const row = this.store.find(idempotencyKey);
     // The generic saga releases on a not-found past its grace window: that is its giving up.
@@ -187,7 +195,17 @@ export class SandboxProvider extends DurableObject<Env> {
    * the caller released.
    */
   private giveUpOnLateConfirm(row: PaymentRow, nowMs: number): void {
-    if (behaviourFor(row.pix_key).hiddenPastGrace && nowMs < row.final_at_ms) this.store.leaveBy(row.idempotency_key, nowMs);
+    if (!behaviourFor(row.pix_key).hiddenPastGrace || nowMs >= row.final_at_ms) return;
+    this.gaveUpDueAtMs.set(row.idempotency_key, row.final_at_ms);
+    this.store.leaveBy(row.idempotency_key, nowMs);
+  }
+
+  /** A caller that asks again after a give-up had not released: the Pix is hidden until it does. */
+  private takeBackGiveUp(idempotencyKey: string): void {
+    const dueAtMs = this.gaveUpDueAtMs.get(idempotencyKey);
+    if (dueAtMs === undefined) return;
+    this.gaveUpDueAtMs.delete(idempotencyKey);
+    this.store.hideUntil(idempotencyKey, dueAtMs);
   }
 
   /** The HTTP layer brackets every send's whole answer (its delay included) with these. */

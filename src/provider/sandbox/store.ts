@@ -93,6 +93,11 @@ export class PaymentStore {
     this.sql.exec("UPDATE payments SET final_at_ms = MIN(final_at_ms, ?) WHERE idempotency_key = ?", atMs, idempotencyKey);
   }
 
+  /** A late-confirm payment that left on a give-up its caller took back is hidden again until `dueAtMs`. */
+  hideUntil(idempotencyKey: string, dueAtMs: number): void {
+    this.sql.exec("UPDATE payments SET final_at_ms = ? WHERE idempotency_key = ?", dueAtMs, idempotencyKey);
+  }
+
   /** Returns the new count, so the caller knows which status call this is. */
   countStatusCall(idempotencyKey: string): number {
     const rows = this.sql
