@@ -2,11 +2,12 @@
 -- code derived from the transition itself (the states and the transfer's failure reason), never
 -- the stored text. The stored reason, its actor and evidence (operator notes, anti-fraud rule
 -- names) stay for /ops and the console. Derived, not stored: no writer can leak into it.
+-- Inlined into its callers' plans: so no SET clause (PostgreSQL never inlines a function that
+-- has one) and every call in it names pg_catalog (test/db/function-settings.test.ts).
 CREATE OR REPLACE FUNCTION public.history_client_code(p_from text, p_to text, p_failure_reason text)
  RETURNS text
  LANGUAGE sql
  IMMUTABLE
- SET search_path TO 'public', 'pg_temp'
 AS $function$
   SELECT CASE
     WHEN p_from IS NULL THEN NULL
