@@ -10,11 +10,13 @@ import { applyChange, openTransfer, type ProviderCallRecord } from "../../src/tr
 
 export type StorePathStep = "open" | "send" | "complete";
 
-function call(kind: "send" | "status", outcome: string): ProviderCallRecord {
+/** The provider call a step records (a send, or the status check that confirmed). */
+export function providerCall(kind: "send" | "status", outcome: string): ProviderCallRecord {
   return { kind, outcome, httpStatus: 200, detail: null, durationMs: 40 };
 }
 
-function change(path: ("submitted" | "completed")[], ledger: "settle" | null, outcome: string, nowMs: number) {
+/** The saga's decided change for a send (`submitted`) or a confirmation (`completed`, settled). */
+export function providerChange(path: ("submitted" | "completed")[], ledger: "settle" | null, outcome: string, nowMs: number) {
   return {
     path,
     ledger,
@@ -55,15 +57,21 @@ export async function completeThroughStore(
   if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
   after("open");
   const id = opened.saga.id;
-  const sent = await applyChange(db, id, "funds_reserved", change(["submitted"], null, "accepted", nowMs), call("send", "accepted"));
+  const sent = await applyChange(
+    db,
+    id,
+    "funds_reserved",
+    providerChange(["submitted"], null, "accepted", nowMs),
+    providerCall("send", "accepted"),
+  );
   if (sent.outcome !== "applied") throw new Error(`send answered ${sent.outcome}`);
   after("send");
   const completed = await applyChange(
     db,
     id,
     "submitted",
-    change(["completed"], "settle", "confirmed", nowMs),
-    call("status", "confirmed"),
+    providerChange(["completed"], "settle", "confirmed", nowMs),
+    providerCall("status", "confirmed"),
   );
   if (completed.outcome !== "applied") throw new Error(`completion answered ${completed.outcome}`);
   after("complete");
