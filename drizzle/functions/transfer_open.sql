@@ -136,9 +136,11 @@ BEGIN
               transfer_reserve_usage(v_account_id, v_amount_cents, v_local_day, v_local_minute, v_rules, NOT v_trusted, v_unregistered),
               v_br_code->>'text', v_br_code->>'kind', v_br_code->>'merchant_name', v_br_code->>'merchant_city',
               v_device_id, NOT v_unregistered);
-    INSERT INTO transfer_history (transfer_id, from_state, to_state, actor) VALUES (v_id, NULL, 'started', 'saga');
+    -- Both hops in one statement (one executor start, the table's CHECKs compiled once); each
+    -- row's trigger sees the rows before it in the same statement, so the second hop's event
+    -- follows the first's.
     INSERT INTO transfer_history (transfer_id, from_state, to_state, reason, actor)
-      VALUES (v_id, 'started', 'funds_reserved', 'funds held', 'saga');
+      VALUES (v_id, NULL, 'started', NULL, 'saga'), (v_id, 'started', 'funds_reserved', 'funds held', 'saga');
     IF NOT v_trusted THEN PERFORM transfer_review_new_key(v_id, v_rules); END IF;
     RETURN transfer_open_created(v_id);
   END IF;
