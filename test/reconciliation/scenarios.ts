@@ -6,21 +6,17 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../src/lib/sleep.ts";
 import { finishedTransfer, fundedAccount, getBalance, getTransfer, opsCall, sandboxPayment, type TransferJson } from "../support/api.ts";
+import { type RunStatement, reconciliationRunsMax, statementReadLost } from "../support/reconciliation-runs.ts";
 
 type Divergence = { kind: string; transfer_id: string; end_to_end_id: string | null; ours: unknown; provider: unknown };
 type Run = {
   run_id: string;
   ok: boolean;
-  statement: { complete: boolean; problem: string | null };
+  statement: RunStatement;
   checked: number;
   returns_applied: number;
   divergences: Divergence[];
 };
-
-/** Statement reads a loaded machine may lose to the suite's 400 ms provider timeout. */
-const transientProblems = new Set(["timeout", "network_error"]);
-/** Runs in all when a run's statement read was lost that way: an operator runs it again. */
-const runsMax = 3;
 
 export async function reconcile(fromMs: number, toMs: number = Date.now() + 1_000): Promise<Run> {
   for (let attempt = 1; ; attempt++) {
@@ -30,7 +26,7 @@ export async function reconcile(fromMs: number, toMs: number = Date.now() + 1_00
     });
     expect(response.status).toBe(200);
     const run = await response.json<Run>();
-    if (!run.statement.complete && transientProblems.has(run.statement.problem ?? "") && attempt < runsMax) continue;
+    if (statementReadLost(run.statement) && attempt < reconciliationRunsMax) continue;
     // A statement we could not read reports nothing: every check below would hold vacuously.
     expect(run.statement).toEqual({ complete: true, problem: null });
     return run;
