@@ -98,7 +98,11 @@ describe("the generic API's statement", () => {
     const provider = sandboxAdapter(testEnv, { timeoutMs: 10_000 });
     const fromMs = Date.now() - 1;
     const orders = Array.from({ length: 210 }, (_, n) => orderFor(`pagina-${n}@example.com`, { amountCents: 100 + n }));
-    for (const order of orders) expect((await provider.send(order)).kind).toBe("accepted");
+    // Ten at a time: 210 sends one by one outlast the test's 30 s on a loaded machine.
+    for (let i = 0; i < orders.length; i += 10) {
+      const sent = await Promise.all(orders.slice(i, i + 10).map((order) => provider.send(order)));
+      expect(sent.map((outcome) => outcome.kind)).toEqual(sent.map(() => "accepted"));
+    }
     const rejected = orderFor("reject@sandbox.test");
     await provider.send(rejected);
     const lost = orderFor("timeout-lost@sandbox.test");
@@ -144,7 +148,11 @@ describe("Efí's statement", () => {
     const efi = new FakeEfi();
     const provider = efiProvider(efi);
     const orders = Array.from({ length: 250 }, (_, n) => orderFor(`cliente-${n}@example.com`, { amountCents: 1000 + n }));
-    for (const order of orders) expect((await provider.send(order)).kind).toBe("accepted");
+    // Ten at a time: 210 sends one by one outlast the test's 30 s on a loaded machine.
+    for (let i = 0; i < orders.length; i += 10) {
+      const sent = await Promise.all(orders.slice(i, i + 10).map((order) => provider.send(order)));
+      expect(sent.map((outcome) => outcome.kind)).toEqual(sent.map(() => "accepted"));
+    }
     const returned = orders[7];
     if (returned === undefined) throw new Error("no order");
     const held = efi.held.get(returned.idempotencyKey.replaceAll("-", ""));
@@ -198,7 +206,11 @@ describe("Efí's statement", () => {
     });
     const fromMs = Date.now() - 1;
     const orders = Array.from({ length: 100 }, (_, n) => orderFor(`efi-pagina-${n}@example.com`));
-    for (const order of orders) expect((await provider.send(order)).kind).toBe("accepted");
+    // Ten at a time: 210 sends one by one outlast the test's 30 s on a loaded machine.
+    for (let i = 0; i < orders.length; i += 10) {
+      const sent = await Promise.all(orders.slice(i, i + 10).map((order) => provider.send(order)));
+      expect(sent.map((outcome) => outcome.kind)).toEqual(sent.map(() => "accepted"));
+    }
     const returned = orderFor("returned@sandbox.test", { amountCents: 900 });
     expect((await provider.send(returned)).kind).toBe("accepted");
     // Refused before it left: listed with a null endToEndId, which must not spoil the page.
