@@ -8,11 +8,9 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import type { Queryable } from "../../src/db/queryable.ts";
-import { localClockFields } from "../../src/lib/sao-paulo-clock.ts";
-import { applyChange, openTransfer } from "../../src/transfers/store.ts";
-import { completeThroughStore, providerCall, providerChange } from "../support/store-path.ts";
+import { applyChange } from "../../src/transfers/store.ts";
+import { completeThroughStore, openThroughStore, providerCall, providerChange } from "../support/store-path.ts";
 
 const client = new pg.Client({ connectionString: inject("databaseUrl") });
 const db: Queryable = { query: (text, values) => client.query(text, values) };
@@ -47,24 +45,6 @@ async function transferOf(accountId: string): Promise<string> {
   return id;
 }
 
-async function open(accountId: string, nowMs: number): Promise<string> {
-  const opened = await openTransfer(db, {
-    id: randomUUID(),
-    accountId,
-    amountCents: 1_000,
-    pixKey: "hop@example.com",
-    pixKeyType: "email",
-    description: "rent",
-    idempotencyKey: randomUUID(),
-    requestFingerprint: "hop",
-    deadlineMs: 60_000,
-    ...localClockFields(nowMs),
-    rules: readRuleSettings({}),
-  });
-  if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
-  return opened.saga.id;
-}
-
 async function expectNewestIsResource(id: string) {
   const seen = await newestHopAndResource(id);
   expect(seen.hop).toEqual(seen.resource);
@@ -74,7 +54,7 @@ async function expectNewestIsResource(id: string) {
 describe("a hop's event resource", () => {
   it("is transfer_json's after each step of a completion", async () => {
     const nowMs = Date.now();
-    const id = await open(await fundedAccount(), nowMs);
+    const id = await openThroughStore(db, await fundedAccount(), 1_000, nowMs);
     expect(await newestHopAndResource(id)).toMatchObject({ hops: 2 });
     await expectNewestIsResource(id);
     const sent = await applyChange(
@@ -100,7 +80,7 @@ describe("a hop's event resource", () => {
 
   it("is transfer_json's after a rejection released in one step (two hops, a failure reason set)", async () => {
     const nowMs = Date.now();
-    const id = await open(await fundedAccount(), nowMs);
+    const id = await openThroughStore(db, await fundedAccount(), 1_000, nowMs);
     const released = await applyChange(
       db,
       id,

@@ -33,14 +33,8 @@ export function providerChange(path: ("submitted" | "completed")[], ledger: "set
   };
 }
 
-/** Opens, sends and completes one transfer of `amountCents` from `accountId`; `after` runs after each step. */
-export async function completeThroughStore(
-  db: Queryable,
-  accountId: string,
-  amountCents: number,
-  nowMs: number,
-  after: (step: StorePathStep) => void = () => {},
-): Promise<string> {
+/** Opens one transfer of `amountCents` from `accountId`, sent at once and held, as the route does. */
+export async function openThroughStore(db: Queryable, accountId: string, amountCents: number, nowMs: number): Promise<string> {
   const opened = await openTransfer(db, {
     id: randomUUID(),
     accountId,
@@ -55,8 +49,19 @@ export async function completeThroughStore(
     rules: readRuleSettings({}),
   });
   if (opened.outcome !== "created") throw new Error(`open answered ${opened.outcome}`);
+  return opened.saga.id;
+}
+
+/** Opens, sends and completes one transfer of `amountCents` from `accountId`; `after` runs after each step. */
+export async function completeThroughStore(
+  db: Queryable,
+  accountId: string,
+  amountCents: number,
+  nowMs: number,
+  after: (step: StorePathStep) => void = () => {},
+): Promise<string> {
+  const id = await openThroughStore(db, accountId, amountCents, nowMs);
   after("open");
-  const id = opened.saga.id;
   const sent = await applyChange(
     db,
     id,
