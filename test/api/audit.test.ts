@@ -3,7 +3,7 @@
 // GET /ops/audit newest first, filtered by account and actor, paged by cursor.
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { auditPageSchema } from "../../src/contract/schemas.ts";
+import { auditPageSchema } from "../../src/contract/ops-schemas.ts";
 import { personHeaders } from "../support/access.ts";
 import { call, createTransfer, opsCall, type TransferJson } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";

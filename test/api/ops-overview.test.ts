@@ -6,8 +6,9 @@
 import type { PoolClient } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { transferStorySchema } from "../../src/contract/ops-schemas.ts";
 import { opsOverviewSchema } from "../../src/contract/overview-schema.ts";
-import { transferSchema, transferStorySchema } from "../../src/contract/schemas.ts";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { type FailureReason, failureReasons } from "../../src/saga/states.ts";
 import { transfersOverview } from "../../src/transfers/overview-reads.ts";
 import { personCall } from "../support/access.ts";

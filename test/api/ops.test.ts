@@ -2,14 +2,8 @@
 // transfer queue with its filters, one transfer's story with its evidence, reconciliation,
 // resolve and sweep.
 import { describe, expect, it } from "vitest";
-import {
-  balanceSchema,
-  opsTransferListSchema,
-  reconciliationSchema,
-  sweepSchema,
-  transferSchema,
-  transferStorySchema,
-} from "../../src/contract/schemas.ts";
+import { opsTransferListSchema, reconciliationSchema, sweepSchema, transferStorySchema } from "../../src/contract/ops-schemas.ts";
+import { balanceSchema, transferSchema } from "../../src/contract/schemas.ts";
 import { call, createTransfer, fundedAccount, opsHeaders, waitForFinalState } from "../support/api.ts";
 import { uniqueAccountId } from "../support/db.ts";
 import { filePool } from "../support/pool-test.ts";

@@ -2,7 +2,8 @@
 // no rule, a scheduled transfer can be canceled (then never again), nothing else can, and a
 // date that is not after today or more than a year ahead is refused writing nothing.
 import { beforeAll, describe, expect, it } from "vitest";
-import { opsTransferListSchema, transferSchema } from "../../src/contract/schemas.ts";
+import { opsTransferListSchema } from "../../src/contract/ops-schemas.ts";
+import { transferSchema } from "../../src/contract/schemas.ts";
 import { scheduledRunAtMs } from "../../src/saga/schedule.ts";
 import { createTransfer, fundedAccount, getBalance, getTransfer, opsCall, type TransferJson, waitForFinalState } from "../support/api.ts";
 import { eventChecks } from "../support/event-invariants.ts";

@@ -3,7 +3,7 @@
 // the business time it happened at, not moved forward by later advances. Past the deadline
 // without a decision, the operators are alerted within seconds of the advance, once.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { opsContestationSchema } from "../../src/contract/schemas.ts";
+import { opsContestationSchema } from "../../src/contract/ops-schemas.ts";
 import { sleep } from "../../src/lib/sleep.ts";
 import { personCall } from "../support/access.ts";
 import { call, clientHeaders, finishedTransfer, fundedAccount, opsCall, waitForFinalState } from "../support/api.ts";

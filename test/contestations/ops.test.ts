@@ -1,7 +1,7 @@
 // Operators and contestations with a provider that takes them (the sandbox): the queue lists
 // them oldest first with their transfer and deadline, and nobody records a hand-over or a decision by hand: the object does (409).
 import { describe, expect, it } from "vitest";
-import { opsContestationListSchema } from "../../src/contract/schemas.ts";
+import { opsContestationListSchema } from "../../src/contract/ops-schemas.ts";
 import { personCall } from "../support/access.ts";
 import { finishedTransfer, fundedAccount, opsCall } from "../support/api.ts";
 import { contested, waitForContestation } from "../support/contestations.ts";

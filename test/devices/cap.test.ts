@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
-import { transferStorySchema } from "../../src/contract/schemas.ts";
+import { transferStorySchema } from "../../src/contract/ops-schemas.ts";
 import { saoPauloClock } from "../../src/lib/sao-paulo-clock.ts";
 import { sleep } from "../../src/lib/sleep.ts";
 import { providerFor } from "../../src/provider/select.ts";

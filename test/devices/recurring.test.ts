@@ -5,7 +5,8 @@
 // device may be registered by the first date. Runs are driven at their slots (runAtSlot).
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { recurringTransferSchema, transferStorySchema } from "../../src/contract/schemas.ts";
+import { transferStorySchema } from "../../src/contract/ops-schemas.ts";
+import { recurringTransferSchema } from "../../src/contract/schemas.ts";
 import { expectJson } from "../api/helpers.ts";
 import { creditAccount, getTransfer, opsCall } from "../support/api.ts";
 import { newDeviceId, opsRegister, recurringFrom } from "../support/devices.ts";

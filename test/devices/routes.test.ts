@@ -3,7 +3,8 @@
 // lists and removes them; an operator registers at once and removes, each change audited. Bad
 // input is a 400 that writes nothing.
 import { describe, expect, it } from "vitest";
-import { auditPageSchema, deviceListSchema, deviceSchema } from "../../src/contract/schemas.ts";
+import { auditPageSchema } from "../../src/contract/ops-schemas.ts";
+import { deviceListSchema, deviceSchema } from "../../src/contract/schemas.ts";
 import { devicesPerAccountMax } from "../../src/devices/bounds.ts";
 import { sleep } from "../../src/lib/sleep.ts";
 import { personHeaders } from "../support/access.ts";

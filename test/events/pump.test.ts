@@ -2,7 +2,7 @@
 // receiver refusing for three days parks the event, and the transfer's later events wait
 // behind it; operators see it first in GET /ops/events.
 import { describe, expect, it } from "vitest";
-import { opsEventListSchema } from "../../src/contract/schemas.ts";
+import { opsEventListSchema } from "../../src/contract/ops-schemas.ts";
 import { pumpEvents } from "../../src/events/pump.ts";
 import { eventDeliveryWindowMs } from "../../src/events/retry.ts";
 import { opsCall } from "../support/api.ts";

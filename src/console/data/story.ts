@@ -2,7 +2,7 @@
 // answers with), parsed with that route's own contract schema, so the views work with checked,
 // typed fields and a story that drifts from the contract fails here, loudly, as in the API tests.
 import type { z } from "zod";
-import { transferStorySchema } from "../../contract/schemas.ts";
+import { transferStorySchema } from "../../contract/ops-schemas.ts";
 import type { Queryable } from "../../db/queryable.ts";
 import { uuidPattern } from "../../lib/ids.ts";
 import { transferStory } from "../../transfers/ops-reads.ts";

@@ -3,8 +3,8 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { providerHealthNow } from "../../alerts/provider-degraded.ts";
+import { opsEventListSchema } from "../../contract/ops-schemas.ts";
 import { overviewMinutesMax } from "../../contract/overview-schema.ts";
-import { opsEventListSchema } from "../../contract/schemas.ts";
 import { eventsForOps, undeliveredEventsSummary } from "../../events/ops-reads.ts";
 import { failureReasons, transferStates } from "../../saga/states.ts";
 import type { ConsoleEnv } from "../console-env.ts";

@@ -4,7 +4,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { mayResolveAs } from "../../auth/operators.ts";
-import { opsEventListSchema } from "../../contract/schemas.ts";
+import { opsEventListSchema } from "../../contract/ops-schemas.ts";
 import { eventsForOps } from "../../events/ops-reads.ts";
 import { log } from "../../lib/log.ts";
 import type { OperatorOutcome } from "../../saga/transition.ts";

@@ -1,7 +1,7 @@
 // The transfer page's outbound events (CONTRACT §6): each event, its delivery status, and every
 // attempt with the receiver's status, duration and error, as GET /ops/events lists them.
 import type { z } from "zod";
-import type { opsEventSchema } from "../../contract/schemas.ts";
+import type { opsEventSchema } from "../../contract/ops-schemas.ts";
 import { formatTime } from "../format.ts";
 import { type Column, DataTable } from "./table.tsx";
 

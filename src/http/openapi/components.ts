@@ -2,6 +2,8 @@
 // schemas the routes validate with (requests) and the tests check responses with (responses).
 
 import type { z } from "zod";
+import * as eventResponses from "../../contract/event-schemas.ts";
+import * as opsResponses from "../../contract/ops-schemas.ts";
 import { opsOverviewSchema } from "../../contract/overview-schema.ts";
 import * as responses from "../../contract/schemas.ts";
 import { providerReconciliationBody } from "../../reconciliation/window-request.ts";
@@ -51,20 +53,20 @@ const responseSchemas = {
   Problem: responses.problemSchema,
   Health: responses.healthSchema,
   WebhookAck: responses.webhookAckSchema,
-  OpsTransfer: responses.opsTransferSchema,
-  OpsTransferList: responses.opsTransferListSchema,
-  StoryHistoryEntry: responses.storyHistoryEntrySchema,
-  ProviderCall: responses.providerCallSchema,
-  TransferStory: responses.transferStorySchema,
-  Reconciliation: responses.reconciliationSchema,
-  Sweep: responses.sweepSchema,
-  CreditPending: responses.creditPendingSchema,
-  AuditEntry: responses.auditEntrySchema,
-  AuditPage: responses.auditPageSchema,
-  OutboundEvent: responses.outboundEventSchema,
-  EventAttempt: responses.eventAttemptSchema,
-  OpsEvent: responses.opsEventSchema,
-  OpsEventList: responses.opsEventListSchema,
+  OpsTransfer: opsResponses.opsTransferSchema,
+  OpsTransferList: opsResponses.opsTransferListSchema,
+  StoryHistoryEntry: opsResponses.storyHistoryEntrySchema,
+  ProviderCall: opsResponses.providerCallSchema,
+  TransferStory: opsResponses.transferStorySchema,
+  Reconciliation: opsResponses.reconciliationSchema,
+  Sweep: opsResponses.sweepSchema,
+  CreditPending: opsResponses.creditPendingSchema,
+  AuditEntry: opsResponses.auditEntrySchema,
+  AuditPage: opsResponses.auditPageSchema,
+  OutboundEvent: eventResponses.outboundEventSchema,
+  EventAttempt: opsResponses.eventAttemptSchema,
+  OpsEvent: opsResponses.opsEventSchema,
+  OpsEventList: opsResponses.opsEventListSchema,
   OpsOverview: opsOverviewSchema,
   SandboxPayment: sandboxResponses.sandboxPaymentSchema,
   SandboxPaymentList: sandboxResponses.sandboxPaymentListSchema,
@@ -77,8 +79,8 @@ const responseSchemas = {
   ProviderCaseList: reconciliation.providerCaseListSchema,
   Contestation: responses.contestationSchema,
   ContestationList: responses.contestationListSchema,
-  OpsContestation: responses.opsContestationSchema,
-  OpsContestationList: responses.opsContestationListSchema,
+  OpsContestation: opsResponses.opsContestationSchema,
+  OpsContestationList: opsResponses.opsContestationListSchema,
   Device: responses.deviceSchema,
   DeviceList: responses.deviceListSchema,
 } as const satisfies Record<ResponseComponentId, z.ZodType>;

@@ -4,7 +4,7 @@
 // while; and found by the sweeper when no alarm is left to deliver them.
 import { env, runDurableObjectAlarm } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { opsEventListSchema } from "../../../src/contract/schemas.ts";
+import { opsEventListSchema } from "../../../src/contract/ops-schemas.ts";
 import { eventAttemptTimeoutMs } from "../../../src/events/send.ts";
 import { sleep } from "../../../src/lib/sleep.ts";
 import { call, clientHeaders, fundedAccount, getTransfer, opsCall } from "../../support/api.ts";
