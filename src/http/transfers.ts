@@ -1,13 +1,12 @@
-// Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list.
+// Client transfers (CONTRACT §2): create with Idempotency-Key semantics, read one, list, cancel a
+// scheduled one; the live stream of one is transfer-stream.ts.
 import { type Context, Hono } from "hono";
 import { configuredOrThrow } from "../config/isolate.ts";
 import { log } from "../lib/log.ts";
 import { localClockFields } from "../lib/sao-paulo-clock.ts";
-import { streamsPerTransferMax } from "../saga-runtime/event-stream.ts";
 import type { StartResult } from "../saga-runtime/rpc-results.ts";
-import { isStreamCap, type StreamCap, streamCapHeader, streamRequest } from "../saga-runtime/stream-request.ts";
 import { listTransfersForAccount } from "../transfers/reads.ts";
-import { callObject, ObjectFault } from "../web/object-call.ts";
+import { callObject } from "../web/object-call.ts";
 import { problem } from "../web/problem.ts";
 import type { AppEnv } from "./app-env.ts";
 import { requestBusinessNowMs } from "./business-now.ts";
@@ -21,7 +20,6 @@ import {
   jsonResponse,
   problemResponse,
   queryParameters,
-  requestIdResponseHeader,
   retryAfterHeader,
   transferIdParameter,
   transferRateText,
@@ -33,6 +31,7 @@ import { limitTransferRate } from "./rate-limit.ts";
 import { payeeOf } from "./transfer-payee.ts";
 import { createTransferBody, listTransfersQuery } from "./transfer-requests.ts";
 import { cancelTransfer, readSchedule, tooManyScheduled } from "./transfer-schedule.ts";
+import { transferStreamRoutes } from "./transfer-stream.ts";
 import { jsonBody, queryParams, validationProblem } from "./validation.ts";
 
 export const transferRoutes = new Hono<AppEnv>();
@@ -212,8 +211,6 @@ transferRoutes.get("/:id", getTransferDoc, async (c) => {
   return own.found ? c.json(own.transfer) : own.answer;
 });
 
-const streamFaultDetail = "The stream could not be opened; try again.";
-
 const cancelTransferDoc = documented({
   operationId: "cancelTransfer",
   summary: "Cancel one of your scheduled transfers",
@@ -236,77 +233,5 @@ const cancelTransferDoc = documented({
 
 transferRoutes.post("/:id/cancel", cancelTransferDoc, cancelTransfer);
 
-const streamTransferDoc = documented({
-  operationId: "streamTransfer",
-  summary: "Follow one of your transfers live",
-  description: [
-    "A `text/event-stream` (server-sent events): first the transfer as it is now, then one `event: transfer.updated` per change, within a second of it, with `data` the transfer resource and `id` the change's sequence.",
-    "The stream ends after a terminal state (`completed`, `compensated`, `canceled`), and after at most 5 minutes otherwise: reconnect with `Last-Event-ID` (the last `id` seen) to get every change since, without a gap (EventSource does this by itself).",
-    `At most \`MAX_STREAMS_PER_ACCOUNT\` streams are open per account and ${streamsPerTransferMax} per transfer; past either, \`429\` with \`Retry-After\`. A stream holds its slot until it ends, for whatever reason (your client closes it, a terminal state, its 5 minutes).`,
-  ].join(" "),
-  tags: ["transfers"],
-  security: clientSecurity,
-  parameters: [
-    transferIdParameter,
-    {
-      name: "Last-Event-ID",
-      in: "header",
-      required: false,
-      description: "Resume after this change: the `id` of the last message received.",
-      schema: { type: "string", pattern: "^[0-9]{1,9}$" },
-    },
-  ],
-  responses: {
-    "200": {
-      description: "The stream. Each message: `id: <sequence>`, `event: transfer.updated`, `data: <the transfer as JSON>`.",
-      headers: requestIdResponseHeader,
-      content: { "text/event-stream": { schema: { type: "string" } } },
-    },
-    "400": problemResponse(
-      "`Last-Event-ID` is not the id of a message this stream sends: not a sequence number, or above the transfer's latest.",
-    ),
-    ...clientAuthResponses,
-    "404": problemResponse("No transfer of yours with this id."),
-    "429": problemResponse(
-      `Too many streams open: at most \`MAX_STREAMS_PER_ACCOUNT\` (10 by default) for your account, and ${streamsPerTransferMax} for one transfer (\`type\` ends in \`/rate-limited\`). Retry after \`Retry-After\`, by when the oldest of them has ended, or close one first.`,
-      retryAfterHeader,
-    ),
-    "503": problemResponse("The stream could not be opened now; try again.", retryAfterHeader),
-  },
-});
-
-/** The live stream (text/event-stream), served by the transfer's own object after the owner check. */
-transferRoutes.get("/:id/events", streamTransferDoc, async (c) => {
-  const id = c.req.param("id");
-  const lastEventId = c.req.header("last-event-id");
-  if (lastEventId !== undefined && !/^\d{1,9}$/.test(lastEventId))
-    return validationProblem(c, [{ field: "Last-Event-ID", message: "the sequence of an event this stream sent" }]);
-  const own = await ownTransfer(c, id);
-  if (!own.found) return own.answer;
-  const opening = {
-    accountId: c.get("accountId"),
-    lastEventId: lastEventId === undefined ? null : Number(lastEventId),
-    accountStreamsMax: configuredOrThrow(c.env).streamsPerAccountMax,
-  };
-  // Opening a stream writes nothing, so a reset on the way is retried like any RPC, then a 503.
-  const streamed = await callObject(c, "events", () => c.env.TRANSFER_SAGA.getByName(id).fetch(streamRequest(opening)), streamFaultDetail);
-  // A fresh Response: the object's has immutable headers, and the edge adds its own (no-store).
-  if (streamed.status === 200) return new Response(streamed.body, streamed);
-  await streamed.body?.cancel();
-  if (streamed.status === 400)
-    return validationProblem(c, [
-      { field: "Last-Event-ID", message: "above the latest sequence of this transfer: an id this stream never sent" },
-    ]);
-  const cap = streamed.headers.get(streamCapHeader);
-  if (streamed.status === 429 && isStreamCap(cap)) return tooManyStreams(c, cap, streamed.headers.get("retry-after") ?? "1");
-  throw new ObjectFault(streamFaultDetail);
-});
-
-function tooManyStreams(c: Context<AppEnv>, cap: StreamCap, retryAfterSeconds: string): Response {
-  log(c, "streams_capped", { account_id: c.get("accountId"), cap }, "warn");
-  const detail =
-    cap === "account"
-      ? "Too many streams open for this account; close one, or retry after Retry-After (by then the oldest has ended)."
-      : `Too many streams open for this transfer (at most ${streamsPerTransferMax}); retry after Retry-After.`;
-  return problem(c, 429, { type: "rate-limited", detail, headers: { "Retry-After": retryAfterSeconds } });
-}
+// The live stream of one transfer (transfer-stream.ts).
+transferRoutes.route("/", transferStreamRoutes);
