@@ -1,13 +1,12 @@
 // SandboxProvider: the sandbox PSP's state, one instance (`env.SANDBOX.getByName("sandbox")`).
-// It records sends, answers from what it holds, and delivers due webhooks from its alarm. The
-// HTTP layer (routes.ts) passes the timings in, so the answer to a request follows that
+// It records sends, answers from what it holds, and delivers due webhooks from its alarm
+// (due-webhooks.ts). The HTTP layer (src/http/sandbox-payments.ts) passes the timings in, so the answer to a request follows that
 // request's configuration; the DO only reads its own SANDBOX_WEBHOOK_SECRET, for its alarm
 // (WEBHOOK_SECRET only verifies the provider: locally it lists the same key, so these verify).
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../../config/isolate.ts";
 import type { JsonObject } from "../../json.ts";
 import type { PixKeyType } from "../../lib/ids.ts";
-import { logEvent } from "../../lib/log.ts";
 import {
   idempotencyConflictAnswer,
   lateConfirmUnclaimedMs,
@@ -22,12 +21,10 @@ import {
 import { behaviourFor } from "./behaviours.ts";
 import { type ChargeChange, ChargeStore, type SandboxCharge } from "./charges.ts";
 import { ContestationStore, contestationRefunds, contestationStatus } from "./contestations.ts";
-import { efiListItem, efiSendAnswer, efiStatusAnswer, efiWebhookItem } from "./efi-answers.ts";
-import { deliverEfiWebhook } from "./efi-webhook-delivery.ts";
+import { deliverDueWebhooks, type WebhookAttemptReport } from "./due-webhooks.ts";
+import { efiListItem, efiSendAnswer, efiStatusAnswer } from "./efi-answers.ts";
 import { newEndToEndId } from "./end-to-end-id.ts";
-import { nextReturnAtMs } from "./returns.ts";
 import { type PaymentRow, PaymentStore, type SandboxDialect } from "./store.ts";
-import { deliverWebhook, nextAttemptAfterFailure, webhookBody } from "./webhook-delivery.ts";
 
 export const sandboxInstanceName = "sandbox";
 const outageKey = "outage_until_ms";
@@ -44,14 +41,6 @@ export interface SandboxSend {
   dialect?: SandboxDialect;
   /** PROVIDER_NOT_FOUND_GRACE_MS: late-confirm@ stays hidden until past it. */
   notFoundGraceMs: number;
-}
-
-export interface WebhookAttemptReport {
-  idempotencyKey: string;
-  webhookId: string;
-  claimedStatus: "confirmed" | "rejected";
-  delivered: boolean;
-  httpStatus: number | null;
 }
 
 export class SandboxProvider extends DurableObject<Env> {
@@ -303,41 +292,7 @@ export class SandboxProvider extends DurableObject<Env> {
 
   /** Sends every webhook due at `nowMs` (the alarm passes the clock; tests pass a later one). */
   async deliverDueWebhooks(nowMs: number): Promise<WebhookAttemptReport[]> {
-    const reports: WebhookAttemptReport[] = [];
-    for (const row of this.store.dueWebhooks(nowMs)) {
-      const claimedStatus = behaviourFor(row.pix_key).webhookStatus;
-      if (claimedStatus === null || row.webhook_id === null) continue;
-      const result =
-        row.dialect === "efi"
-          ? await deliverEfiWebhook({
-              hmac: this.env.EFI_WEBHOOK_HMAC,
-              allowedIps: this.env.EFI_WEBHOOK_IPS,
-              item: efiWebhookItem(row, claimedStatus, Date.now()),
-            })
-          : await deliverWebhook({
-              secrets: this.webhookSecret(),
-              webhookId: row.webhook_id,
-              body: webhookBody({ idempotencyKey: row.idempotency_key, endToEndId: row.end_to_end_id, status: claimedStatus }),
-            });
-      const attempts = row.webhook_attempts + 1;
-      const next = result.delivered ? { state: "delivered" as const } : nextAttemptAfterFailure(attempts, Date.now());
-      this.store.recordWebhookAttempt(row.idempotency_key, {
-        state: next.state,
-        attempts,
-        dueAtMs: next.state === "pending" ? next.dueAtMs : null,
-      });
-      // A payment whose money comes back gets a new message when it does, so its saga asks.
-      const returnAtMs = next.state === "pending" ? null : nextReturnAtMs(row, nowMs);
-      if (returnAtMs !== null) this.store.scheduleWebhook(row.idempotency_key, `msg_${crypto.randomUUID()}`, returnAtMs);
-      if (!result.delivered) {
-        logEvent(
-          "sandbox_webhook_failed",
-          { idempotency_key: row.idempotency_key, attempts, next: next.state, error: result.error },
-          "warn",
-        );
-      }
-      reports.push({ idempotencyKey: row.idempotency_key, webhookId: row.webhook_id, claimedStatus, ...result });
-    }
+    const reports = await deliverDueWebhooks(this.store, { sandboxSecret: this.webhookSecret(), env: this.env }, nowMs);
     await this.armAlarm();
     return reports;
   }
