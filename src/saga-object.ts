@@ -3,10 +3,9 @@
 // guarded by the expected state), serialises its steps, and uses its alarm for backoff checks,
 // deadlines and fault retries. RPC methods return results; they do not throw for outcomes.
 import { DurableObject } from "cloudflare:workers";
-import { noticeContestationPastDeadline } from "./alerts/contestation-deadline.ts";
 import { noticeEventParked } from "./alerts/event-parked.ts";
 import { noticeNeedsReview } from "./alerts/needs-review.ts";
-import { businessNowMs, businessOffsetMs } from "./clock/business-time.ts";
+import { businessOffsetMs } from "./clock/business-time.ts";
 import { configOf, configuredOrThrow } from "./config/isolate.ts";
 import { httpDb } from "./db/http.ts";
 import type { Queryable } from "./db/queryable.ts";
@@ -14,8 +13,7 @@ import { dbSettings } from "./db/settings.ts";
 import { logTransfer } from "./lib/log.ts";
 import { type OperatorOutcome, resolveRefusal, transition } from "./saga/transition.ts";
 import { advance, nextWakeAtMs, type RunCause, type SagaPorts, viewOf } from "./saga-runtime/advance.ts";
-import { type ContestationStep, takeContestationStep } from "./saga-runtime/contestation-steps.ts";
-import { type ContestationPorts, driveContestations } from "./saga-runtime/contestations.ts";
+import type { ContestationStep } from "./saga-runtime/contestation-steps.ts";
 import { EventDelivery } from "./saga-runtime/event-delivery.ts";
 import { EventStreams, streamLifetimeMsMax, streamSlotLeaseMs } from "./saga-runtime/event-stream.ts";
 import { faultRetryDelayMs } from "./saga-runtime/fault-backoff.ts";
@@ -33,10 +31,10 @@ import type {
   StartResult,
   Unavailable,
 } from "./saga-runtime/rpc-results.ts";
+import { type ContestInput, SagaContestations } from "./saga-runtime/saga-contestations.ts";
 import { readStreamRequest, streamAnswer } from "./saga-runtime/stream-request.ts";
 import { accountStreamSlots } from "./saga-runtime/stream-slot.ts";
 import { wakeOpenedLater } from "./saga-runtime/wake-opened.ts";
-import { type OpenContestationInput, openContestation } from "./transfers/contestations.ts";
 import { followUpsOf } from "./transfers/recurring-follow-ups.ts";
 import type { SagaRecord } from "./transfers/saga-record.ts";
 import { cancelScheduledTransfer } from "./transfers/scheduled.ts";
@@ -51,12 +49,6 @@ const faultsKey = "consecutive_faults";
 export const misconfiguredRetryMs = 60_000;
 /** When a faulted step retries: the saga's wake while it is set, whatever its record says. */
 const faultRetryAtKey = "fault_retry_at_ms";
-/** When the transfer's contestations next need the object (a check, a deadline); absent: never. */
-const contestationWakeKey = "contestation_wake_at_ms";
-
-/** What the client route passes; the object adds the instant and whether the provider takes contestations. */
-export type ContestInput = Omit<OpenContestationInput, "nowMs" | "testClock" | "askProvider">;
-
 export class TransferSaga extends DurableObject<Env> {
   private readonly queue = new SerialQueue();
   /** This transfer's outbound events: the object is their sequencer (CONTRACT §6). */
@@ -69,6 +61,16 @@ export class TransferSaga extends DurableObject<Env> {
   });
   /** Open live streams of this transfer (GET /v1/transfers/:id/events); in memory only. */
   private readonly streams = new EventStreams(this.ctx.id.name ?? "", (work) => this.withDb(work));
+  /** This transfer's contestations: opened, stepped and driven under the object's queue. */
+  private readonly contestations = new SagaContestations({
+    env: this.env,
+    ctx: this.ctx,
+    withDb: (work) => this.withDb(work),
+    load: (db) => this.load(db),
+    cached: () => this.get(),
+    announce: () => this.announce(),
+    arm: (saga) => this.arm(saga),
+  });
 
   /**
    * The live stream, reached only through the client route (which checked the caller owns the
@@ -103,8 +105,7 @@ export class TransferSaga extends DurableObject<Env> {
           return { outcome: "replayed", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
         if (result.outcome !== "created") return result;
         await this.ctx.storage.put(sagaKey, result.saga);
-        await this.events.markDue(Date.now());
-        await this.streams.notify();
+        await this.announce();
         // The send happens from the alarm, so a crash after this point still sends.
         await this.arm(result.saga);
         return { outcome: "created", transferId: result.transferId, responseBody: JSON.stringify(result.response) };
@@ -142,8 +143,7 @@ export class TransferSaga extends DurableObject<Env> {
       this.withDb(async (db): Promise<AdoptResult> => {
         const saga = await this.load(db);
         if (!saga) return { outcome: "not_found" };
-        await this.events.markDue(Date.now());
-        await this.streams.notify();
+        await this.announce();
         await this.arm(saga);
         return { outcome: "adopted" };
       }),
@@ -157,7 +157,7 @@ export class TransferSaga extends DurableObject<Env> {
       const saga = await this.run({ cause: "poke" });
       // A provider's webhook about a contested transfer makes its contestations ask too.
       if (saga?.state === "completed") {
-        await this.runContestations("poke");
+        await this.contestations.drive("poke");
         await this.arm(saga);
       }
       this.log("poke", { source, state: saga?.state ?? null });
@@ -172,61 +172,27 @@ export class TransferSaga extends DurableObject<Env> {
     }
     await this.queue.run(async () => {
       const saga = await this.run({ cause: "alarm" });
-      if (saga?.state === "completed") await this.runContestations("alarm");
+      if (saga?.state === "completed") await this.contestations.drive("alarm");
       await this.events.deliverDue(false);
       if (saga) await this.arm(saga);
     });
   }
 
-  /**
-   * A client contests the completed transfer (CONTRACT §2): opened under the transfer's lock;
-   * a provider that takes contestations gets it from the alarm, at once, so a crash after the
-   * commit still forwards it.
-   */
+  /** A client contests the completed transfer (CONTRACT §2): saga-contestations.ts. */
   async contest(input: ContestInput): Promise<ContestResult> {
-    return this.answering("contest", () =>
-      this.withDb(async (db): Promise<ContestResult> => {
-        const askProvider = sagaPorts(this.env, this.ctx, db).provider.contestations !== undefined;
-        // Business time is added inside the statement (the sandbox on): no round trip more.
-        const testClock = configuredOrThrow(this.env).sandboxEnabled;
-        const result = await openContestation(db, { ...input, nowMs: Date.now(), testClock, askProvider });
-        if (!("response" in result)) return result;
-        if (result.outcome === "created") {
-          await this.events.markDue(Date.now());
-          await this.streams.notify();
-        }
-        // A replay too: its first answer may have been lost with an object that never woke.
-        if (askProvider) await this.ctx.storage.put(contestationWakeKey, Date.now());
-        await this.arm((await this.get()) ?? (await this.load(db)));
-        return { outcome: result.outcome, contestationId: result.id, responseBody: JSON.stringify(result.response) };
-      }),
-    );
+    return this.answering("contest", () => this.contestations.open(input));
   }
 
   /** The owner's cancel, or an operator's record of Efí's hand-over or decision; then drives what follows. */
   async contestationStep(contestationId: string, step: ContestationStep): Promise<ContestationStepResult> {
-    return this.answering("contestation_step", async () => {
-      const result = await this.withDb(async (db) => {
-        const providerDrives = sagaPorts(this.env, this.ctx, db).provider.contestations !== undefined;
-        const businessNow = await businessNowMs(db, configuredOrThrow(this.env));
-        return takeContestationStep(db, contestationId, step, { nowMs: Date.now(), businessNowMs: businessNow, providerDrives });
-      });
-      if (result.outcome === "done") {
-        await this.events.markDue(Date.now());
-        await this.streams.notify();
-        // A refunding decision reads the transfer's returns now.
-        await this.runContestations("alarm");
-        await this.arm(await this.get());
-      }
-      return result;
-    });
+    return this.answering("contestation_step", () => this.contestations.step(contestationId, step));
   }
 
   /** The sweeper found a contestation overdue, or past its deadline (business time). */
   async contestationsDue(): Promise<void> {
     if (!this.configured("contestations_due")) return;
     await this.queue.run(async () => {
-      await this.runContestations("alarm");
+      await this.contestations.drive("alarm");
       await this.events.deliverDue(false);
       await this.arm(await this.get());
     });
@@ -269,8 +235,7 @@ export class TransferSaga extends DurableObject<Env> {
         );
         if (applied.outcome === "not_found") return { outcome: "not_found" } as const;
         await this.ctx.storage.put(sagaKey, applied.saga);
-        if (applied.outcome === "applied") await this.events.markDue(Date.now());
-        await this.streams.notify();
+        if (applied.outcome === "applied") await this.announce();
         await this.arm(applied.saga);
         if (applied.outcome === "state_mismatch") return { outcome: "not_in_review", state: applied.saga.state } as const;
         return { outcome: "resolved", state: applied.saga.state } as const;
@@ -293,8 +258,7 @@ export class TransferSaga extends DurableObject<Env> {
         if (result.outcome === "not_found") return result;
         await this.ctx.storage.put(sagaKey, result.saga);
         if (result.outcome === "not_scheduled") return { outcome: "not_scheduled", state: result.saga.state };
-        await this.events.markDue(Date.now());
-        await this.streams.notify();
+        await this.announce();
         await this.arm(result.saga);
         wakeOpenedLater(this.env, this.ctx, result.opened);
         return { outcome: "canceled", responseBody: JSON.stringify(result.response) };
@@ -334,8 +298,7 @@ export class TransferSaga extends DurableObject<Env> {
         await this.ctx.storage.put(sagaKey, advanced);
         // A new state was recorded, so was its event (or an adopted one, whose events may wait).
         if (advanced.state !== current.state) {
-          await this.events.markDue(Date.now());
-          await this.streams.notify();
+          await this.announce();
         }
         noticeNeedsReview(this.env, this.ctx, current, advanced);
         return advanced;
@@ -352,34 +315,6 @@ export class TransferSaga extends DurableObject<Env> {
       this.log("step_fault", { faults, retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
       return (await this.ctx.storage.get<SagaRecord>(sagaKey)) ?? null;
     }
-  }
-
-  /** Drives the transfer's contestations; a fault retries from the alarm, never fails the caller. */
-  private async runContestations(cause: RunCause): Promise<void> {
-    const transferId = this.ctx.id.name;
-    if (!transferId) return;
-    try {
-      const run = await this.withDb((db) => driveContestations(this.contestationPorts(db), transferId, cause));
-      if (run.changed) {
-        await this.events.markDue(Date.now());
-        await this.streams.notify();
-      }
-      if (run.wakeAtMs === null) await this.ctx.storage.delete(contestationWakeKey);
-      else await this.ctx.storage.put(contestationWakeKey, run.wakeAtMs);
-    } catch (error) {
-      const delayMs = faultRetryDelayMs(1);
-      await this.ctx.storage.put(contestationWakeKey, Date.now() + delayMs);
-      this.log("contestation_fault", { retry_in_ms: delayMs, message: error instanceof Error ? error.message : String(error) });
-    }
-  }
-
-  private contestationPorts(db: Queryable): ContestationPorts {
-    return {
-      ...sagaPorts(this.env, this.ctx, db),
-      businessNowMs: () => businessNowMs(db, configuredOrThrow(this.env)),
-      loadSaga: () => this.load(db),
-      alertDeadline: (record) => noticeContestationPastDeadline(this.env, this.ctx, record),
-    };
   }
 
   /** Asks for a completed transfer's returns and applies the new ones; the record is reloaded after. */
@@ -407,7 +342,7 @@ export class TransferSaga extends DurableObject<Env> {
     const faultRetryAtMs = await this.ctx.storage.get<number>(faultRetryAtKey);
     const sagaWakeAtMs =
       faultRetryAtMs ?? (saga === null ? null : nextWakeAtMs(saga, Date.now(), this.timings(), await this.businessOffsetMs(saga)));
-    const wakes = [sagaWakeAtMs, await this.events.dueAtMs(), (await this.ctx.storage.get<number>(contestationWakeKey)) ?? null];
+    const wakes = [sagaWakeAtMs, await this.events.dueAtMs(), await this.contestations.wakeAtMs()];
     const due = wakes.filter((wakeAtMs): wakeAtMs is number => wakeAtMs !== null);
     if (due.length === 0) await this.ctx.storage.deleteAlarm();
     else await this.ctx.storage.setAlarm(Math.min(...due));
@@ -417,6 +352,12 @@ export class TransferSaga extends DurableObject<Env> {
   private businessOffsetMs(saga: SagaRecord): Promise<number> {
     if (saga.state !== "scheduled") return Promise.resolve(0);
     return this.withDb((db) => businessOffsetMs(db, configuredOrThrow(this.env)));
+  }
+
+  /** A change was committed: its event is due now, and live streams hear of it. */
+  private async announce(): Promise<void> {
+    await this.events.markDue(Date.now());
+    await this.streams.notify();
   }
 
   private timings() {
