@@ -235,7 +235,8 @@ export class TransferSaga extends DurableObject<Env> {
         );
         if (applied.outcome === "not_found") return { outcome: "not_found" } as const;
         await this.ctx.storage.put(sagaKey, applied.saga);
-        if (applied.outcome === "applied") await this.announce();
+        if (applied.outcome === "applied") await this.events.markDue(Date.now());
+        await this.streams.notify();
         await this.arm(applied.saga);
         if (applied.outcome === "state_mismatch") return { outcome: "not_in_review", state: applied.saga.state } as const;
         return { outcome: "resolved", state: applied.saga.state } as const;
