@@ -1,6 +1,6 @@
 // Assertions the API tests share: exact status, content type and body shape (the response
-// schemas of src/contract/schemas.ts), and what an account has in the database, to prove that a
-// rejected request wrote nothing.
+// schemas of src/contract/), and what an account has in the database, to prove that a rejected
+// request wrote nothing.
 import type { Pool } from "@neondatabase/serverless";
 import { expect } from "vitest";
 import type { z } from "zod";

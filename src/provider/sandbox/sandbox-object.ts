@@ -1,7 +1,8 @@
 // SandboxProvider: the sandbox PSP's state, one instance (`env.SANDBOX.getByName("sandbox")`).
 // It records sends, answers from what it holds, and delivers due webhooks from its alarm
-// (due-webhooks.ts). The HTTP layer (src/http/sandbox-payments.ts) passes the timings in, so the answer to a request follows that
-// request's configuration; the DO only reads its own SANDBOX_WEBHOOK_SECRET, for its alarm
+// (due-webhooks.ts). The HTTP layer (the src/http/sandbox-*.ts routes, efi-routes.ts) passes the
+// timings in, so the answer to a request follows that request's configuration; the DO only
+// reads its own SANDBOX_WEBHOOK_SECRET, for its alarm
 // (WEBHOOK_SECRET only verifies the provider: locally it lists the same key, so these verify).
 import { DurableObject } from "cloudflare:workers";
 import { configOf } from "../../config/isolate.ts";
