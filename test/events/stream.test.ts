@@ -1,16 +1,31 @@
 // The live stream (GET /v1/transfers/:id/events): the current resource first, each change as
-// the saga object commits it, the end after a terminal state, a resume with Last-Event-ID
-// without a gap, and nothing for another account's transfer.
+// the saga object commits it (another writer's too, once the object learns of it), the end
+// after a terminal state, a resume with Last-Event-ID without a gap, and nothing for another
+// account's transfer.
 import { env } from "cloudflare:test";
+import type { Pool } from "@neondatabase/serverless";
 import { describe, expect, it } from "vitest";
 import { EventStreams, streamLifetimeMsMax, streamSlotLeaseMs } from "../../src/saga-runtime/event-stream.ts";
 import { accountStreamSlots } from "../../src/saga-runtime/stream-slot.ts";
-import { call, clientHeaders, fundedAccount } from "../support/api.ts";
+import { call, clientHeaders, fundedAccount, opsCall } from "../support/api.ts";
 import { filePool } from "../support/pool-test.ts";
-import { heldTransfer } from "../support/saga.ts";
+import { heldTransfer, transferApplyDirectly } from "../support/saga.ts";
 import { cancel, saoPauloDayFromToday, scheduledBody, scheduleTransfer } from "../support/schedule.ts";
 
 const pool = filePool(2);
+
+/** Until another session waits on a lock that the session `holderPid` holds. */
+async function waitForLockWaiter(db: Pool, holderPid: number): Promise<void> {
+  for (let tries = 0; tries < 400; tries++) {
+    const { rows } = await db.query<{ waiting: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))) AS waiting",
+      [holderPid],
+    );
+    if (rows[0]?.waiting) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`no session waited on session ${holderPid}'s locks`);
+}
 
 interface SseMessage {
   id: number;
@@ -130,6 +145,38 @@ describe("the live stream of a transfer", () => {
     expect(failNext).toBe(false);
     expect(await withinASecond(stream.next())).toEqual({ id: 3, event: "transfer.updated", state: "submitted", historyLength: 3 });
     await stream.cancel();
+  });
+
+  it("gets another writer's change when an operator's resolve loses the race to it", async () => {
+    const { accountId, id } = await heldTransfer(pool);
+    const stream = new SseReader((await openStream(accountId, id)).body as ReadableStream<Uint8Array>);
+    expect((await stream.next())?.state).toBe("funds_reserved");
+    // Held for review before sending, behind the object's back: nothing pushes this change.
+    await transferApplyDirectly(pool, id, "funds_reserved", ["needs_review"], null);
+    // Another writer releases it and holds the row until the operator's resolve waits on it.
+    const writer = await pool.connect();
+    try {
+      const { rows } = await writer.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+      await writer.query("BEGIN");
+      await transferApplyDirectly(writer, id, "needs_review", ["compensated"], "release", "not_sent");
+      const resolving = opsCall(`/ops/transfers/${id}/resolve`, {
+        method: "POST",
+        body: JSON.stringify({ outcome: "not_sent", note: "race" }),
+      });
+      await waitForLockWaiter(pool, rows[0]?.pid ?? 0);
+      await writer.query("COMMIT");
+      const answer = await resolving;
+      expect(answer.status).toBe(409);
+      await answer.body?.cancel();
+    } finally {
+      // After a failure above, nothing of the writer's stays open for the next test.
+      await writer.query("ROLLBACK").catch(() => undefined);
+      writer.release();
+    }
+    // The resolve found the transfer moved on; its object tells the stream all that changed.
+    const states: string[] = [];
+    for (let m = await withinASecond(stream.next()); m !== null; m = await withinASecond(stream.next())) states.push(m.state);
+    expect(states).toEqual(["needs_review", "compensated"]);
   });
 
   it("streams a scheduled transfer and ends after it is canceled", async () => {

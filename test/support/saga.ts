@@ -1,7 +1,7 @@
 // Direct access to the saga record and its ledger effects, to set up step boundaries and to
 // check that each transfer was paid and resolved exactly once.
 import { env } from "cloudflare:test";
-import type { Pool } from "@neondatabase/serverless";
+import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { readRuleSettings } from "../../src/config/rule-settings.ts";
 import { readSagaTimings } from "../../src/config/saga-timings.ts";
 import * as ledger from "../../src/ledger/ledger.ts";
@@ -82,7 +82,7 @@ export async function heldTransfer(pool: Pool): Promise<{ accountId: string; id:
 
 /** transfer_apply as any SQL caller would call it, without the TypeScript assertion in front: what the database alone refuses. */
 export function transferApplyDirectly(
-  pool: Pool,
+  pool: Pool | PoolClient,
   id: string,
   expected: string,
   path: readonly string[],
