@@ -14,16 +14,18 @@
 // I7 never released while the provider paid (unless reconciliation opened its paid-after-release
 //    case for a person); never settled by the saga without a payment.
 // I8 every transition allowed and justified by a provider answer, the saga's rules or an
-//    operator (or the owner's cancel of a scheduled one), never by a webhook. I9 entries never change. I10 one transfer per key.
+//    operator (or the owner's cancel of a scheduled one), never by a webhook
+//    (transition-invariants.ts). I9 entries never change. I10 one transfer per key.
 // I11 every transfer's events are exactly its history (test/support/event-invariants.ts).
 // I12 returns: returned_cents within the amount and equal to the returns listed; returns only
 //    on completed transfers; every return has exactly one balanced pair of entries (the
-//    customer credited its amount, Pix clearing debited it) and one transfer.returned event.
+//    customer credited its amount, Pix clearing debited it) and one transfer.returned event
+//    (return-invariants.ts).
 // I13 each day's new-device usage equals its unregistered devices' transfers still held or
 //    settled (test/support/device-invariants.ts).
 // I14 limit usage: a São Paulo day's usage equals its transfers held or paid (limit_day); a night
 //    window's equals the transfers charged to it (night_evening), each held, paid or still
-//    scheduled (a compensated or canceled one has given its amount back).
+//    scheduled (a compensated or canceled one has given its amount back; limit-invariants.ts).
 // I15 recurring transfers: each occurrence runs at most once on its date, plus its one evening
 //    retry (test/support/recurring-invariants.ts).
 // I16 contestations: returned_cents equals the transfer's fraud returns since it was made; only
@@ -33,11 +35,14 @@ import type { Pool, PoolClient } from "@neondatabase/serverless";
 import { sqlStringList } from "../../src/db/sql-list.ts";
 import type { PaymentView } from "../../src/provider/sandbox/answers.ts";
 import { sandboxInstanceName } from "../../src/provider/sandbox/sandbox-object.ts";
-import { canTransition, inFlightStates, type TransferState, transferStates } from "../../src/saga/states.ts";
+import { inFlightStates, type TransferState } from "../../src/saga/states.ts";
 import { contestationChecks } from "./contestation-invariants.ts";
 import { deviceUsageChecks } from "./device-invariants.ts";
 import { eventChecks } from "./event-invariants.ts";
+import { usageChecks } from "./limit-invariants.ts";
 import { recurringChecks } from "./recurring-invariants.ts";
+import { returnChecks } from "./return-invariants.ts";
+import { transitionChecks } from "./transition-invariants.ts";
 
 export const invariantIds = [
   "I1",
@@ -174,9 +179,9 @@ async function sqlChecks(
     ...(await ledgerChecks(client, scope)),
     ...(await holdChecks(client, scope)),
     ...(await sagaChecks(client, scope, options.overdueMsMax ?? null)),
-    ...(await transitionChecks(client, scope)),
-    ...(await returnChecks(client, scope)),
-    ...(await usageChecks(client, scope)),
+    ...(await transitionChecks(client, scope)).map((found) => violation("I8", found.subject, found.detail)),
+    ...(await returnChecks(client, scope)).map((found) => violation("I12", found.subject, found.detail)),
+    ...(await usageChecks(client, scope)).map((found) => violation("I14", found.subject, found.detail)),
     ...(options.entriesBefore ? await entriesUnchanged(client, options.entriesBefore) : []),
     ...(await eventChecks(client, scope)).map((found) => violation("I11", found.subject, found.detail)),
     ...(await deviceUsageChecks(client, scope)).map((found) => violation("I13", found.subject, found.detail)),
@@ -314,160 +319,6 @@ async function sagaChecks(db: PoolClient, scope: readonly string[] | null, overd
     [scope],
   );
   for (const k of keys.rows) found.push(violation("I10", k.account_id, `${k.n} transfers for Idempotency-Key ${k.idempotency_key}`));
-  return found;
-}
-
-interface HistoryRow {
-  id: string;
-  transfer_id: string;
-  from_state: TransferState | null;
-  to_state: TransferState;
-  previous: TransferState | null;
-  actor: string;
-  call_kind: string | null;
-  call_outcome: string | null;
-  call_recorded: boolean;
-  operator_note: boolean;
-}
-
-/** What a provider answer (its recorded outcome label) can justify. */
-function providerJustifies(to: TransferState, outcome: string): boolean {
-  if (to === "submitted") return outcome === "accepted";
-  if (to === "completed") return outcome === "accepted" || outcome === "confirmed";
-  if (to === "compensating" || to === "compensated") return outcome.startsWith("rejected:") || outcome === "not_found";
-  return false;
-}
-
-/** What the saga may decide on its own: holds, limits, unknown sends, deadlines, finishing a compensation. */
-function sagaJustifies(row: HistoryRow): boolean {
-  switch (row.to_state) {
-    case "scheduled":
-    case "started":
-    case "funds_reserved":
-    case "needs_review":
-      return true;
-    case "submitted":
-      return row.call_kind === "send" && (row.call_outcome ?? "").startsWith("unknown:");
-    case "compensated":
-      return row.from_state === "started" || row.from_state === "compensating";
-    default:
-      return false;
-  }
-}
-
-async function transitionChecks(db: PoolClient, scope: readonly string[] | null): Promise<Violation[]> {
-  const { rows } = await db.query<HistoryRow>(
-    `SELECT h.id::text, h.transfer_id::text, h.from_state, h.to_state, h.actor,
-            lag(h.to_state) OVER (PARTITION BY h.transfer_id ORDER BY h.id) AS previous,
-            h.evidence->>'provider_call' AS call_kind, h.evidence->>'outcome' AS call_outcome,
-            EXISTS (SELECT 1 FROM provider_calls p WHERE p.transfer_id = h.transfer_id
-                       AND p.kind = h.evidence->>'provider_call' AND p.outcome = h.evidence->>'outcome') AS call_recorded,
-            (h.evidence ? 'operator_note') AS operator_note
-       FROM transfer_history h JOIN transfers t ON t.id = h.transfer_id
-      WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))
-      ORDER BY h.transfer_id, h.id`,
-    [scope],
-  );
-  const found: Violation[] = [];
-  for (const row of rows) {
-    const subject = row.transfer_id;
-    const hop = `${row.from_state ?? "(new)"} -> ${row.to_state} by ${row.actor}`;
-    if (row.from_state !== row.previous) found.push(violation("I8", subject, `${hop} does not follow ${row.previous ?? "(nothing)"}`));
-    const allowed =
-      row.from_state === null ? row.to_state === "started" || row.to_state === "scheduled" : canTransition(row.from_state, row.to_state);
-    if (!allowed) found.push(violation("I8", subject, `${hop} is not a transition`));
-    if (!transferStates.includes(row.to_state)) found.push(violation("I8", subject, `unknown state ${row.to_state}`));
-    const justified =
-      row.actor === "provider"
-        ? row.call_recorded && providerJustifies(row.to_state, row.call_outcome ?? "")
-        : row.actor === "operator"
-          ? row.from_state === "needs_review" && row.operator_note
-          : row.actor === "client"
-            ? row.from_state === "scheduled" && row.to_state === "canceled"
-            : row.actor === "saga" && sagaJustifies(row);
-    if (!justified) {
-      found.push(violation("I8", subject, `${hop} not justified (call ${row.call_kind ?? "none"}: ${row.call_outcome ?? "none"})`));
-    }
-  }
-  return found;
-}
-
-async function returnChecks(db: PoolClient, scope: readonly string[] | null): Promise<Violation[]> {
-  const found: Violation[] = [];
-  const sums = await db.query<{ id: string; state: string; amount: string; returned: string; listed: string; n: string }>(
-    `SELECT t.id::text, t.state, t.amount_cents::text AS amount, t.returned_cents::text AS returned,
-            coalesce(sum(r.amount_cents), 0)::text AS listed, count(r.id)::text AS n
-       FROM transfers t LEFT JOIN transfer_returns r ON r.transfer_id = t.id
-      WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))
-      GROUP BY t.id
-     HAVING t.returned_cents < 0 OR t.returned_cents > t.amount_cents OR t.returned_cents <> coalesce(sum(r.amount_cents), 0)
-         OR (count(r.id) > 0 AND t.state <> 'completed')
-         OR count(r.id) <> (SELECT count(*) FROM transfer_events e WHERE e.transfer_id = t.id AND e.type = 'transfer.returned')`,
-    [scope],
-  );
-  for (const t of sums.rows) {
-    found.push(
-      violation(
-        "I12",
-        t.id,
-        `${t.state}, amount ${t.amount}, returned_cents ${t.returned}, ${t.n} return(s) listed summing to ${t.listed}`,
-      ),
-    );
-  }
-  // Exactly one ledger transaction per return (its op key), holding exactly the pair: the
-  // transfer's account +amount, Pix clearing -amount.
-  const pairs = await db.query<{ id: string; transactions: string; entries: string; customer: string | null; clearing: string | null }>(
-    `SELECT r.id, (SELECT count(*) FROM ledger_transactions lt WHERE lt.op_key = 'return:' || r.id)::text AS transactions,
-            count(e.id)::text AS entries,
-            sum(e.amount_cents) FILTER (WHERE e.account_id = t.account_id)::text AS customer,
-            sum(e.amount_cents) FILTER (WHERE e.account_id = 'house:pix_clearing')::text AS clearing
-       FROM transfer_returns r JOIN transfers t ON t.id = r.transfer_id
-       JOIN ledger_transactions lt ON lt.id = r.ledger_transaction_id
-       LEFT JOIN entries e ON e.transaction_id = lt.id
-      WHERE ($1::text[] IS NULL OR t.account_id = ANY($1))
-      GROUP BY r.id, r.amount_cents, lt.op_key, lt.kind
-     HAVING lt.kind <> 'return' OR lt.op_key <> 'return:' || r.id
-         OR (SELECT count(*) FROM ledger_transactions lt2 WHERE lt2.op_key = 'return:' || r.id) <> 1
-         OR count(e.id) <> 2
-         OR coalesce(sum(e.amount_cents) FILTER (WHERE e.account_id = t.account_id), 0) <> r.amount_cents
-         OR coalesce(sum(e.amount_cents) FILTER (WHERE e.account_id = 'house:pix_clearing'), 0) <> -r.amount_cents`,
-    [scope],
-  );
-  for (const p of pairs.rows) {
-    found.push(
-      violation(
-        "I12",
-        `return:${p.id}`,
-        `${p.transactions} ledger transaction(s), ${p.entries} entries: customer ${p.customer ?? "none"}, clearing ${p.clearing ?? "none"}`,
-      ),
-    );
-  }
-  return found;
-}
-
-async function usageChecks(db: PoolClient, scope: readonly string[] | null): Promise<Violation[]> {
-  const { rows } = await db.query<{ account_id: string; period: string; starts_on: string; used: string; counted: string }>(
-    `SELECT account_id, period, starts_on::text, sum(used)::text AS used, sum(counted)::text AS counted FROM (
-       SELECT account_id, period, starts_on, used_cents AS used, 0 AS counted FROM limit_usage
-        WHERE period IN ('day', 'night') AND ${scoped}
-       UNION ALL
-       SELECT t.account_id, 'day', t.limit_day, 0, t.amount_cents FROM transfers t JOIN holds h ON h.id = t.id
-        WHERE t.limit_day IS NOT NULL AND h.status IN ('held', 'settled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))
-       UNION ALL
-       SELECT t.account_id, 'night', t.night_evening, 0, t.amount_cents FROM transfers t
-        WHERE t.night_evening IS NOT NULL AND ($1::text[] IS NULL OR t.account_id = ANY($1))) usage
-      GROUP BY account_id, period, starts_on HAVING sum(used) <> sum(counted)`,
-    [scope],
-  );
-  const found = rows.map((u) =>
-    violation("I14", u.account_id, `${u.period} from ${u.starts_on}: ${u.used} used, but its transfers add up to ${u.counted}`),
-  );
-  const stale = await db.query<{ id: string; state: string }>(
-    `SELECT t.id::text, t.state FROM transfers t
-      WHERE t.night_evening IS NOT NULL AND t.state IN ('compensated', 'canceled') AND ($1::text[] IS NULL OR t.account_id = ANY($1))`,
-    [scope],
-  );
-  for (const t of stale.rows) found.push(violation("I14", t.id, `${t.state}, yet still charged to a night`));
   return found;
 }
 
