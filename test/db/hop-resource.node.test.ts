@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Queryable } from "../../src/db/queryable.ts";
 import { applyChange } from "../../src/transfers/store.ts";
-import { completeThroughStore, openThroughStore, providerCall, providerChange } from "../support/store-path.ts";
+import { completeThroughStore, openThroughStore } from "../support/store-path.ts";
 
 const client = new pg.Client({ connectionString: inject("databaseUrl") });
 const db: Queryable = { query: (text, values) => client.query(text, values) };
@@ -53,29 +53,14 @@ async function expectNewestIsResource(id: string) {
 
 describe("a hop's event resource", () => {
   it("is transfer_json's after each step of a completion", async () => {
-    const nowMs = Date.now();
-    const id = await openThroughStore(db, await fundedAccount(), 1_000, nowMs);
-    expect(await newestHopAndResource(id)).toMatchObject({ hops: 2 });
-    await expectNewestIsResource(id);
-    const sent = await applyChange(
-      db,
-      id,
-      "funds_reserved",
-      providerChange(["submitted"], null, "accepted", nowMs),
-      providerCall("send", "accepted"),
-    );
-    expect(sent.outcome).toBe("applied");
-    await expectNewestIsResource(id);
-    const completed = await applyChange(
-      db,
-      id,
-      "submitted",
-      providerChange(["completed"], "settle", "confirmed", nowMs),
-      providerCall("status", "confirmed"),
-    );
-    expect(completed.outcome).toBe("applied");
-    const { hop } = await expectNewestIsResource(id);
-    expect(hop).toMatchObject({ state: "completed", end_to_end_id: expect.stringMatching(/^E2E/) });
+    const checked: string[] = [];
+    await completeThroughStore(db, await fundedAccount(), 1_000, Date.now(), async (step, id) => {
+      if (step === "open") expect(await newestHopAndResource(id)).toMatchObject({ hops: 2 });
+      const { hop } = await expectNewestIsResource(id);
+      if (step === "complete") expect(hop).toMatchObject({ state: "completed", end_to_end_id: expect.stringMatching(/^E2E/) });
+      checked.push(step);
+    });
+    expect(checked).toEqual(["open", "send", "complete"]);
   });
 
   it("is transfer_json's after a rejection released in one step (two hops, a failure reason set)", async () => {

@@ -11,12 +11,12 @@ import { applyChange, openTransfer, type ProviderCallRecord } from "../../src/tr
 export type StorePathStep = "open" | "send" | "complete";
 
 /** The provider call a step records (a send, or the status check that confirmed). */
-export function providerCall(kind: "send" | "status", outcome: string): ProviderCallRecord {
+function providerCall(kind: "send" | "status", outcome: string): ProviderCallRecord {
   return { kind, outcome, httpStatus: 200, detail: null, durationMs: 40 };
 }
 
 /** The saga's decided change for a send (`submitted`) or a confirmation (`completed`, settled). */
-export function providerChange(path: ("submitted" | "completed")[], ledger: "settle" | null, outcome: string, nowMs: number) {
+function providerChange(path: ("submitted" | "completed")[], ledger: "settle" | null, outcome: string, nowMs: number) {
   return {
     path,
     ledger,
@@ -52,16 +52,19 @@ export async function openThroughStore(db: Queryable, accountId: string, amountC
   return opened.saga.id;
 }
 
-/** Opens, sends and completes one transfer of `amountCents` from `accountId`; `after` runs after each step. */
+/**
+ * Opens, sends and completes one transfer of `amountCents` from `accountId`; `after` runs after
+ * each step (awaited, so a test may read the database there).
+ */
 export async function completeThroughStore(
   db: Queryable,
   accountId: string,
   amountCents: number,
   nowMs: number,
-  after: (step: StorePathStep) => void = () => {},
+  after: (step: StorePathStep, transferId: string) => void | Promise<void> = () => {},
 ): Promise<string> {
   const id = await openThroughStore(db, accountId, amountCents, nowMs);
-  after("open");
+  await after("open", id);
   const sent = await applyChange(
     db,
     id,
@@ -70,7 +73,7 @@ export async function completeThroughStore(
     providerCall("send", "accepted"),
   );
   if (sent.outcome !== "applied") throw new Error(`send answered ${sent.outcome}`);
-  after("send");
+  await after("send", id);
   const completed = await applyChange(
     db,
     id,
@@ -79,6 +82,6 @@ export async function completeThroughStore(
     providerCall("status", "confirmed"),
   );
   if (completed.outcome !== "applied") throw new Error(`completion answered ${completed.outcome}`);
-  after("complete");
+  await after("complete", id);
   return id;
 }
