@@ -9,6 +9,8 @@
 //   npm run bench -- --delay-ms=60      the distance section's delay each way (default 20)
 //   npm run bench -- --statements       also log where PostgreSQL's time goes (pg_stat_statements;
 //                                       it shifts the ratios, so not for the targets)
+//   npm run bench -- --raw-beside       the throughput section also runs the raw UPDATE beside its
+//                                       load (diag rows; it loads the machine, so not for targets)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -138,7 +140,8 @@ async function main(): Promise<void> {
     const machine = await describeMachine(root, cluster.databaseUrl);
     log(formatMachine(machine).replaceAll("\n", "\n[bench] "));
     const cpu = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
-    const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop), statements };
+    const rawBeside = process.argv.includes("--raw-beside");
+    const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop), statements, rawBeside };
     const whole = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
     whole.begin();
 

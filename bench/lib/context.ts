@@ -13,6 +13,8 @@ export interface BenchContext {
   own(stop: () => Promise<void>): void;
   /** `--statements`: pg_stat_statements is loaded, and sections log their heaviest statements. */
   statements: boolean;
+  /** `--raw-beside`: the throughput section runs a raw UPDATE beside its load (bench/lib/raw-probe.ts). */
+  rawBeside: boolean;
 }
 
 /**

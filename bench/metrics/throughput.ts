@@ -3,7 +3,9 @@
 // (50 ms later) finds the payment confirmed and settles. Silent keys: no sandbox webhooks, whose
 // delivery is one at a time from the sandbox's single object, would otherwise set the pace.
 // Counted from Postgres: completions inside the loaded window, after a warm-up. The cost rows
-// meter CPU from the start of the load until every transfer completed, per transfer completed.
+// meter CPU from the start of the load until every transfer completed, per transfer completed,
+// against the ledger section's raw spread UPDATE; with `--raw-beside`, diag rows compare them
+// with the same UPDATE run beside the load (bench/lib/raw-probe.ts).
 import path from "node:path";
 import type { Pool } from "@neondatabase/serverless";
 import { sleep } from "../../src/lib/sleep.ts";
@@ -14,12 +16,14 @@ import { type CpuShare, describeShare } from "../lib/cpu.ts";
 import { benchPool } from "../lib/db.ts";
 import { closedLoop } from "../lib/load.ts";
 import { openObserver, publishStats } from "../lib/observer.ts";
+import { RawProbe, type RawProbeResult } from "../lib/raw-probe.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
 import { polledTimings, stackVars } from "../lib/stack-vars.ts";
 import { describeStatements, openStatements } from "../lib/statements.ts";
 import { describeTableWrites, openTableWrites, writesBetween } from "../lib/table-writes.ts";
 import { benchAmountCents, silentPixKey } from "../lib/transfer-shape.ts";
 import { startWorkerStack } from "../lib/worker-stack.ts";
+import { seedSpreadAccounts } from "./ledger-efficiency.ts";
 import { waitForStates } from "./transfer-states.ts";
 
 const clients = 16;
@@ -43,6 +47,13 @@ const drainWaitMs = 90_000;
  */
 const statsSettleMs = 11_000;
 const statementsLogged = 20;
+/**
+ * With `--raw-beside`, the raw UPDATE beside the load runs one every this many ms on a
+ * connection of its own, so that its backend sleeps between them, as the stand-in's backends do
+ * between a transfer's statements (in one sampled load, each got one every ~230 ms). Paced from
+ * 2 to 100 ms it cost 0.70 to 0.90 ms, one run each.
+ */
+const probePaceMs = 20;
 
 /**
  * PostgreSQL CPU per completed transfer, as a multiple of one raw spread UPDATE's: a transfer
@@ -65,6 +76,8 @@ interface Load {
   sessions: number;
   /** Rows inserted, updated or deleted over the same span (pg_stat_database). */
   rowsWritten: number;
+  /** With `--raw-beside`, the raw spread UPDATEs run beside the load over the same span. */
+  probe: RawProbeResult | null;
 }
 
 /** Hands out accounts in turn: the warm load's and the measured load's never share one. */
@@ -93,7 +106,7 @@ async function warmUp(context: BenchContext, api: StackClient, accounts: Account
   context.log(`throughput: warm-up of ${transferIds.length} transfers completed (not metered)`);
 }
 
-async function runLoad(context: BenchContext, api: StackClient, accounts: AccountCursor): Promise<Load> {
+async function runLoad(context: BenchContext, api: StackClient, accounts: AccountCursor, probe: RawProbe | null): Promise<Load> {
   const observer = await openObserver(context.cluster.databaseUrl);
   const tables = await openTableWrites(context.cluster.databaseUrl);
   try {
@@ -104,6 +117,7 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
     const transferIds: string[] = [];
     const startedAtMs = Date.now();
     context.cpu.begin();
+    probe?.start();
     await closedLoop(
       Array.from({ length: clients }, (_, i) => i),
       loadMs,
@@ -114,9 +128,15 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
     const endedAtMs = Date.now();
     context.log(`throughput: ${transferIds.length} transfers created`);
     await waitForStates(context, transferIds, ["completed"], drainWaitMs);
+    // The meter's span and meteredMs end together, after the probe's last UPDATE.
+    const probed = probe === null ? null : await probe.stop();
     const drainedAtMs = Date.now();
     const cpu = context.cpu.end();
     context.log(`throughput, load until all completed: ${describeShare(cpu)}`);
+    if (probed !== null) {
+      const rawMs = (probed.backendCpuMs / probed.updates).toFixed(3);
+      context.log(`throughput: ${probed.updates} raw spread UPDATEs beside the load, ${rawMs} ms of backend CPU each`);
+    }
     // Backends publish their counters as they exit; give the last ones a moment.
     await sleep(statsSettleMs);
     const after = await observer.databaseCounters();
@@ -131,7 +151,7 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
         context.log(`  ${line}`);
       await statements.close();
     }
-    return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions, rowsWritten };
+    return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions, rowsWritten, probe: probed };
   } finally {
     await observer.close();
     await tables.close();
@@ -160,8 +180,11 @@ async function completionRows(pool: Pool, load: Load, raw: RawReference): Promis
   // waitForStates saw every transfer completed: each created transfer counts once.
   const meteredMs = load.drainedAtMs - load.startedAtMs;
   const cpuMsPerTransfer = (cores: number): number => (cores * meteredMs) / created;
-  const postgresMs = cpuMsPerTransfer(load.cpu.postgresCores);
-  const rowsPerTransfer = load.rowsWritten / created;
+  // A probe's backend ran inside PostgreSQL's process tree, and its UPDATEs are rows written:
+  // neither is the transfers'. What else it costs (its proxy CPU, its WAL, the load it adds to
+  // the machine) stays in: a run with it is for its diag rows, not for the targets.
+  const postgresMs = (load.cpu.postgresCores * meteredMs - (load.probe?.backendCpuMs ?? 0)) / created;
+  const rowsPerTransfer = (load.rowsWritten - (load.probe?.updates ?? 0)) / created;
   const systemCores = load.cpu.postgresCores + load.cpu.proxyCores + load.cpu.workerCores;
   return [
     reported("e2e: transfers accepted (POST)", (created / loadMsTotal) * 1000, "transfers/s"),
@@ -176,6 +199,7 @@ async function completionRows(pool: Pool, load: Load, raw: RawReference): Promis
       "ratio",
       postgresCostRatioMax,
     ),
+    ...besideRows(load.probe, postgresMs),
     // What the ratio above is made of: a transfer writes many rows (its history, which is its
     // events, the ledger, limits), the raw UPDATE one; per row written the two are comparable.
     atMost("cost: rows written per completed transfer", rowsPerTransfer, "rows", rowsPerTransferMax),
@@ -194,6 +218,26 @@ async function completionRows(pool: Pool, load: Load, raw: RawReference): Promis
   ];
 }
 
+/**
+ * The reference of the target runs back to back in the ledger section, the Worker idle; each
+ * statement of a transfer reaches a backend that slept since its last one. The same UPDATE,
+ * paced beside the load, sleeps between its statements too.
+ */
+function besideRows(probe: RawProbeResult | null, postgresMs: number): MetricRow[] {
+  if (probe === null) return [];
+  const rawBesideMs = probe.backendCpuMs / probe.updates;
+  return [
+    reported(`diag cost: PostgreSQL CPU per raw spread UPDATE beside the load, one every ${probePaceMs} ms`, rawBesideMs, "ms"),
+    reported("diag cost: PostgreSQL CPU per completed transfer / raw spread UPDATE beside the load", postgresMs / rawBesideMs, "ratio"),
+  ];
+}
+
+async function openProbe(context: BenchContext): Promise<RawProbe | null> {
+  if (!context.rawBeside) return null;
+  const anySpreadAccount = await seedSpreadAccounts(context);
+  return RawProbe.open(benchPool(context.cluster, 1, "bench-raw-probe"), anySpreadAccount, probePaceMs);
+}
+
 export async function measureThroughput(context: BenchContext, root: string, raw: RawReference): Promise<MetricRow[]> {
   const secrets = benchSecrets();
   const ids = accountIds("bench-e2e", accounts);
@@ -209,9 +253,15 @@ export async function measureThroughput(context: BenchContext, root: string, raw
     try {
       const api = new StackClient(stack.baseUrl, secrets);
       const accountsInTurn = accountCursor(ids);
-      await warmUp(context, api, accountsInTurn);
-      const load = await runLoad(context, api, accountsInTurn);
-      return await completionRows(pool, load, raw);
+      // Opened (and its spread accounts seeded) before the warm-up, whose settling publishes
+      // their rows before the load's starting counters are read.
+      const probe = await openProbe(context);
+      try {
+        await warmUp(context, api, accountsInTurn);
+        return await completionRows(pool, await runLoad(context, api, accountsInTurn, probe), raw);
+      } finally {
+        await probe?.close();
+      }
     } finally {
       context.cpu.watchWorker(undefined);
       await stack.stop();
