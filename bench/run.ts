@@ -2,7 +2,7 @@
 // side in one run on this machine. Starts its own PostgreSQL (fsync and synchronous_commit on,
 // a throwaway data directory, a free port), applies the migrations, runs each metric, prints a
 // table and writes bench/results.json. Everything it starts is stopped, and checked to be gone.
-//   npm run bench                      every metric (about 3 minutes)
+//   npm run bench                      every metric (about 6 minutes on this 2-core machine)
 //   npm run bench -- --only=hot,ledger  some of them (results.json then holds only those): ledger,
 //                                       hot, latency, round-trips, orchestration, distance, events,
 //                                       throughput, send-gate, sql
