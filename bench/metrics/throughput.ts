@@ -142,7 +142,8 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
     const after = await observer.databaseCounters();
     const sessions = after.sessions - before.sessions;
     const rowsWritten = after.rowsWritten - before.rowsWritten;
-    context.log("throughput: rows written per table, per transfer created:");
+    const probeNote = probed === null ? "" : ` (accounts' include the ${probed.updates} raw UPDATEs beside the load)`;
+    context.log(`throughput: rows written per table, per transfer created${probeNote}:`);
     for (const line of describeTableWrites(writesBetween(tablesBefore, await tables.read()), transferIds.length, "transfer"))
       context.log(`  ${line}`);
     if (statements !== null) {
