@@ -1,4 +1,4 @@
-// A raw spread UPDATE run beside a load rather than a minute before it: one connection of its
+// A raw spread UPDATE run beside a load rather than sections before it: one connection of its
 // own runs it at a steady pace while the load runs, and its backend's own CPU time
 // (/proc/<pid>/schedstat) over the UPDATEs it ran is what one costs under the load's
 // conditions. Paced, each reaches a backend that slept since the last one; on this 2-core
