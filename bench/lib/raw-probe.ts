@@ -16,6 +16,11 @@ export interface RawProbeResult {
   backendCpuMs: number;
 }
 
+/** What one of the probe's UPDATEs cost its backend, ms. */
+export function cpuMsPerUpdate(result: RawProbeResult): number {
+  return result.backendCpuMs / result.updates;
+}
+
 /** UPDATEs before any metering: the backend plans the statement and loads its caches once. */
 const warmUpdates = 50;
 
@@ -27,7 +32,8 @@ export class RawProbe {
   private readonly paceMs: number;
   private running = false;
   private updates = 0;
-  private startMs = 0;
+  /** The backend's CPU so far when start() ran, ms (a reading, not a time of day). */
+  private cpuAtStartMs = 0;
   private loop: Promise<void> = Promise.resolve();
   /** Kept, not thrown, until stop(): a rejection nobody awaits yet would end the process. */
   private failure: unknown;
@@ -63,7 +69,7 @@ export class RawProbe {
     this.running = true;
     this.updates = 0;
     this.failure = undefined;
-    this.startMs = processRunMs(this.backendPid);
+    this.cpuAtStartMs = processRunMs(this.backendPid);
     this.loop = this.run().catch((error: unknown) => {
       this.failure = error;
     });
@@ -73,7 +79,7 @@ export class RawProbe {
     this.running = false;
     await this.loop;
     if (this.failure !== undefined) throw this.failure;
-    return { updates: this.updates, backendCpuMs: processRunMs(this.backendPid) - this.startMs };
+    return { updates: this.updates, backendCpuMs: processRunMs(this.backendPid) - this.cpuAtStartMs };
   }
 
   async close(): Promise<void> {

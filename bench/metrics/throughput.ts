@@ -16,7 +16,7 @@ import { type CpuShare, describeShare } from "../lib/cpu.ts";
 import { benchPool } from "../lib/db.ts";
 import { closedLoop } from "../lib/load.ts";
 import { openObserver, publishStats } from "../lib/observer.ts";
-import { RawProbe, type RawProbeResult } from "../lib/raw-probe.ts";
+import { cpuMsPerUpdate, RawProbe, type RawProbeResult } from "../lib/raw-probe.ts";
 import { atMost, type MetricRow, reported } from "../lib/results.ts";
 import { polledTimings, stackVars } from "../lib/stack-vars.ts";
 import { describeStatements, openStatements } from "../lib/statements.ts";
@@ -134,7 +134,7 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
     const cpu = context.cpu.end();
     context.log(`throughput, load until all completed: ${describeShare(cpu)}`);
     if (probed !== null) {
-      const rawMs = (probed.backendCpuMs / probed.updates).toFixed(3);
+      const rawMs = cpuMsPerUpdate(probed).toFixed(3);
       context.log(`throughput: ${probed.updates} raw spread UPDATEs beside the load, ${rawMs} ms of backend CPU each`);
     }
     // Backends publish their counters as they exit; give the last ones a moment.
@@ -226,7 +226,7 @@ async function completionRows(pool: Pool, load: Load, raw: RawReference): Promis
  */
 function besideRows(probe: RawProbeResult | null, postgresMs: number): MetricRow[] {
   if (probe === null) return [];
-  const rawBesideMs = probe.backendCpuMs / probe.updates;
+  const rawBesideMs = cpuMsPerUpdate(probe);
   return [
     reported(`diag cost: PostgreSQL CPU per raw spread UPDATE beside the load, one every ${probePaceMs} ms`, rawBesideMs, "ms"),
     reported("diag cost: PostgreSQL CPU per completed transfer / raw spread UPDATE beside the load", postgresMs / rawBesideMs, "ratio"),
