@@ -11,6 +11,9 @@
 //                                       it shifts the ratios, so not for the targets)
 //   npm run bench -- --raw-beside       the throughput section also runs the raw UPDATE beside its
 //                                       load (diag rows; it loads the machine, so not for targets)
+//   npm run bench -- --what-if=f.sql    run f.sql on the database after its migrations, e.g.
+//                                       bench/what-if/no-table-checks.sql (not for targets: it
+//                                       writes bench/results-what-if.json instead)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -23,6 +26,7 @@ import { configureBenchDriver } from "./lib/db.ts";
 import { describeMachine, formatMachine } from "./lib/machine.ts";
 import { formatTable, type MetricRow, rounded } from "./lib/results.ts";
 import { statementsFlags } from "./lib/statements.ts";
+import { readWhatIf } from "./lib/what-if.ts";
 import { defaultDelayMsEachWay, measureDistance } from "./metrics/distance.ts";
 import { measureEventDelivery } from "./metrics/event-delivery.ts";
 import { measureHotAccount } from "./metrics/hot-account.ts";
@@ -36,6 +40,7 @@ import { measureThroughput } from "./metrics/throughput.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const resultsPath = path.join(root, "bench", "results.json");
+const whatIfResultsPath = path.join(root, "bench", "results-what-if.json");
 const sectionNames = [
   "ledger",
   "hot",
@@ -112,20 +117,23 @@ function leftovers(workDir: string, pids: readonly number[]): string[] {
     .map((entry) => `${entry.pid} ${entry.commandLine}`);
 }
 
-/** Prints the table and writes bench/results.json. */
-async function report(rows: readonly MetricRow[], startedAtMs: number): Promise<void> {
+/** Prints the table and writes bench/results.json (a what-if run, bench/results-what-if.json). */
+async function report(rows: readonly MetricRow[], startedAtMs: number, whatIfPath: string | null): Promise<void> {
   const json = rows.map((row) => ({ ...row, value: rounded(row.value) }));
-  await writeFile(resultsPath, `${JSON.stringify(json, null, 2)}\n`);
+  const writtenPath = whatIfPath === null ? resultsPath : whatIfResultsPath;
+  await writeFile(writtenPath, `${JSON.stringify(json, null, 2)}\n`);
   console.log(`\n${formatTable(rows)}\n`);
   const met = rows.filter((row) => row.meets === true).length;
   const misses = rows.filter((row) => row.meets === false).map((row) => row.metric);
   log(`${met} targets met, ${misses.length} missed${misses.length > 0 ? `: ${misses.join("; ")}` : ""}`);
-  log(`wrote ${path.relative(root, resultsPath)}; took ${((Date.now() - startedAtMs) / 1000).toFixed(0)} s`);
+  if (whatIfPath !== null) log(`what-if run (${whatIfPath}): these are not the project's figures`);
+  log(`wrote ${path.relative(root, writtenPath)}; took ${((Date.now() - startedAtMs) / 1000).toFixed(0)} s`);
 }
 
 async function main(): Promise<void> {
   const sections = selectedSections(process.argv.slice(2));
   const delayMs = delayMsEachWay(process.argv.slice(2));
+  const whatIf = await readWhatIf(process.argv.slice(2));
   const startedAtMs = Date.now();
   const workDir = await mkdtemp(path.join(tmpdir(), "pix-bench-"));
   scratchDir = workDir;
@@ -135,7 +143,8 @@ async function main(): Promise<void> {
   let failed = false;
   try {
     const statements = process.argv.includes("--statements");
-    const cluster = await startBenchCluster(workDir, (stop) => stops.push(stop), statements ? statementsFlags : []);
+    const cluster = await startBenchCluster(workDir, (stop) => stops.push(stop), statements ? statementsFlags : [], whatIf);
+    if (whatIf !== null) log(`what-if: ${whatIf.path} ran on the database after its migrations`);
     ownPids = [cluster.postgresPid, cluster.wsProxyPid];
     const machine = await describeMachine(root, cluster.databaseUrl);
     log(formatMachine(machine).replaceAll("\n", "\n[bench] "));
@@ -198,7 +207,7 @@ async function main(): Promise<void> {
     await rm(workDir, { recursive: true, force: true });
   }
 
-  if (rows.length > 0) await report(rows, startedAtMs);
+  if (rows.length > 0) await report(rows, startedAtMs, whatIf?.path ?? null);
   process.exit(failed ? 1 : 0);
 }
 

@@ -5,6 +5,7 @@ import path from "node:path";
 import { freePort } from "../../scripts/lib/free-port.ts";
 import { applyMigrations } from "../../scripts/lib/migrate.ts";
 import { startLocalPostgres } from "../../scripts/lib/postgres.ts";
+import { applyWhatIf, type WhatIf } from "./what-if.ts";
 import { startWsProxyProcess } from "./ws-proxy-process.ts";
 
 export interface BenchCluster {
@@ -21,11 +22,15 @@ export interface BenchCluster {
 /** Durability on, stated rather than assumed: the targets are about commits that reach disk. */
 const durableFlags = ["-c", "fsync=on", "-c", "synchronous_commit=on", "-c", "full_page_writes=on"];
 
-/** Registers each started piece with `own`, to be stopped in reverse order; `extraFlags` e.g. statementsFlags. */
+/**
+ * Registers each started piece with `own`, to be stopped in reverse order; `extraFlags` e.g.
+ * statementsFlags; `whatIf` is run on the database after its migrations.
+ */
 export async function startBenchCluster(
   workDir: string,
   own: (stop: () => Promise<void>) => void,
   extraFlags: readonly string[] = [],
+  whatIf: WhatIf | null = null,
 ): Promise<BenchCluster> {
   const dataDir = path.join(workDir, "postgres");
   const postgres = await startLocalPostgres({
@@ -36,6 +41,7 @@ export async function startBenchCluster(
   });
   own(postgres.stop);
   await applyMigrations(postgres.databaseUrl);
+  if (whatIf !== null) await applyWhatIf(postgres.databaseUrl, whatIf);
   const proxy = await startWsProxyProcess();
   own(proxy.stop);
   return {
