@@ -109,10 +109,10 @@ async function warmUp(context: BenchContext, api: StackClient, accounts: Account
 async function runLoad(context: BenchContext, api: StackClient, accounts: AccountCursor, probe: RawProbe | null): Promise<Load> {
   const observer = await openObserver(context.cluster.databaseUrl);
   const tables = await openTableWrites(context.cluster.databaseUrl);
+  const statements = context.statements ? await openStatements(context.cluster.databaseUrl) : null;
   try {
     const before = await observer.databaseCounters();
     const tablesBefore = await tables.read();
-    const statements = context.statements ? await openStatements(context.cluster.databaseUrl) : null;
     await statements?.reset();
     const transferIds: string[] = [];
     const startedAtMs = Date.now();
@@ -150,12 +150,12 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
       context.log("throughput: heaviest statements, per transfer created:");
       for (const line of describeStatements(await statements.heaviest(statementsLogged), transferIds.length, "transfer"))
         context.log(`  ${line}`);
-      await statements.close();
     }
     return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions, rowsWritten, probe: probed };
   } finally {
     await observer.close();
     await tables.close();
+    await statements?.close();
   }
 }
 
