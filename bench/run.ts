@@ -1,7 +1,8 @@
 // `npm run bench`: the project's performance metrics (docs/performance.md), measured side by
 // side in one run on this machine. Starts its own PostgreSQL (fsync and synchronous_commit on,
 // a throwaway data directory, a free port), applies the migrations, runs each metric, prints a
-// table and writes bench/results.json. Everything it starts is stopped, and checked to be gone.
+// table and writes bench/results.json (a --what-if run, bench/results-what-if.json). Everything
+// it starts is stopped, and checked to be gone.
 //   npm run bench                      every metric (about 6 minutes on this 2-core machine)
 //   npm run bench -- --only=hot,ledger  some of them (results.json then holds only those): ledger,
 //                                       hot, latency, round-trips, orchestration, distance, events,
@@ -11,9 +12,9 @@
 //                                       it shifts the ratios, so not for the targets)
 //   npm run bench -- --raw-beside       the throughput section also runs the raw UPDATE beside its
 //                                       load (diag rows; it loads the machine, so not for targets)
-//   npm run bench -- --what-if=f.sql    run f.sql on the database after its migrations, e.g.
-//                                       bench/what-if/no-table-checks.sql (not for targets: it
-//                                       writes bench/results-what-if.json instead)
+//   npm run bench -- --what-if=f.sql    run f.sql (a path from the repository root) on the database
+//                                       after its migrations, e.g. bench/what-if/no-table-checks.sql
+//                                       (not for targets: it writes bench/results-what-if.json)
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -150,7 +151,7 @@ async function main(): Promise<void> {
     log(formatMachine(machine).replaceAll("\n", "\n[bench] "));
     const cpu = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
     const rawBeside = process.argv.includes("--raw-beside");
-    const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop), statements, rawBeside };
+    const context: BenchContext = { cluster, cpu, workDir, log, own: (stop) => stops.push(stop), statements, rawBeside, whatIf };
     const whole = new CpuMeter(cluster.postgresPid, cluster.wsProxyPid);
     whole.begin();
 

@@ -2,6 +2,7 @@
 import type { BenchCluster } from "./cluster.ts";
 import { type CpuMeter, describeShare } from "./cpu.ts";
 import type { SideBySideOptions } from "./load.ts";
+import type { WhatIf } from "./what-if.ts";
 
 export interface BenchContext {
   cluster: BenchCluster;
@@ -15,6 +16,8 @@ export interface BenchContext {
   statements: boolean;
   /** `--raw-beside`: the throughput section runs a raw UPDATE beside its load (bench/lib/raw-probe.ts). */
   rawBeside: boolean;
+  /** `--what-if`: SQL the bench's database ran after its migrations (bench/lib/what-if.ts), or null. */
+  whatIf: WhatIf | null;
 }
 
 /**

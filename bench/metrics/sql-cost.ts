@@ -5,7 +5,8 @@
 // so a change to a function or a table shows in one run of `npm run bench -- --only=sql`
 // (about 15 s). One backend's own CPU time (/proc/<pid>/schedstat, in nanoseconds): no commit
 // group effects, no background processes, no cold start (each batch follows a warm-up).
-// BENCH_SQL_PRELUDE, when set, is a what-if: SQL run on a second database, migrated alike, whose
+// BENCH_SQL_PRELUDE, when set, is a what-if: SQL run on a second database, migrated alike (and
+// given `--what-if`'s SQL too, so that "as migrated" names the same schema on both sides), whose
 // connection runs the same transfers in small batches alternating with the first's, so that
 // the machine's drift (a fifth from one run to the next here) falls on both sides alike and
 // their ratio is the what-if's cost.
@@ -19,6 +20,7 @@ import type { BenchContext } from "../lib/context.ts";
 import { processRunMs } from "../lib/cpu.ts";
 import { benchPool } from "../lib/db.ts";
 import { type MetricRow, reported } from "../lib/results.ts";
+import { applyWhatIf } from "../lib/what-if.ts";
 import { rawConditionalUpdate } from "./hold-variants.ts";
 
 const accounts = 400;
@@ -56,7 +58,7 @@ async function openSide(context: BenchContext, databaseUrl: string, prelude: str
   };
 }
 
-/** A second database of the same cluster, migrated as the first, for the what-if. */
+/** A second database of the same cluster, migrated (and `--what-if`'s SQL run) as the first, for the what-if. */
 async function whatIfUrl(context: BenchContext): Promise<string> {
   const admin = new pg.Client({ connectionString: databaseUrlFor(context.cluster.databaseUrl, "postgres") });
   await admin.connect();
@@ -68,6 +70,7 @@ async function whatIfUrl(context: BenchContext): Promise<string> {
   }
   const url = databaseUrlFor(context.cluster.databaseUrl, whatIfDatabase);
   await applyMigrations(url);
+  if (context.whatIf !== null) await applyWhatIf(url, context.whatIf);
   return url;
 }
 
