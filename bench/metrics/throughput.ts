@@ -106,11 +106,22 @@ async function warmUp(context: BenchContext, api: StackClient, accounts: Account
   context.log(`throughput: warm-up of ${transferIds.length} transfers completed (not metered)`);
 }
 
+interface Closable {
+  close(): Promise<void>;
+}
+
 async function runLoad(context: BenchContext, api: StackClient, accounts: AccountCursor, probe: RawProbe | null): Promise<Load> {
-  const observer = await openObserver(context.cluster.databaseUrl);
-  const tables = await openTableWrites(context.cluster.databaseUrl);
-  const statements = context.statements ? await openStatements(context.cluster.databaseUrl) : null;
+  // Whatever opened is closed, in reverse, however far the load got.
+  const opened: Closable[] = [];
+  const open = async <T extends Closable>(opening: Promise<T>): Promise<T> => {
+    const resource = await opening;
+    opened.push(resource);
+    return resource;
+  };
   try {
+    const observer = await open(openObserver(context.cluster.databaseUrl));
+    const tables = await open(openTableWrites(context.cluster.databaseUrl));
+    const statements = context.statements ? await open(openStatements(context.cluster.databaseUrl)) : null;
     const before = await observer.databaseCounters();
     const tablesBefore = await tables.read();
     await statements?.reset();
@@ -153,9 +164,7 @@ async function runLoad(context: BenchContext, api: StackClient, accounts: Accoun
     }
     return { transferIds, startedAtMs, endedAtMs, cpu, drainedAtMs, sessions, rowsWritten, probe: probed };
   } finally {
-    await observer.close();
-    await tables.close();
-    await statements?.close();
+    for (const resource of opened.reverse()) await resource.close();
   }
 }
 
