@@ -1,6 +1,7 @@
 // Our own misconfiguration seen in a provider's answer (credentials refused, Efí refusing our
-// payer key): never the payment's fate, so the saga carries on (unknown keeps the hold; the
-// deadline hands it to a person), but a person must fix the configuration now. Logged as one
+// payer key), which a person must fix now. The alert does not decide the payment's fate: refused
+// credentials are unknown (the hold is kept; the deadline hands it to a person), and Efí's
+// `chave_invalida` is its definitive refusal of that send (compensated, CONTRACT §4b). Logged as one
 // structured error line at every step that sees it, and sent as a signed ops alert
 // (schedule.ts) once per configuration and hour: one broken credential seen by a thousand sagas
 // is one problem, not a thousand alerts.
