@@ -32,8 +32,8 @@ export interface ProviderEvidence {
 
 /**
  * What a person must act on, seen in an answer; the saga never reads it (src/alerts/ does). Our
- * own misconfiguration, never the payment's fate: the provider refused our credentials
- * (401/403), or our own payer key (Efí `chave_invalida`). Or `order_mismatch`: a send or status
+ * own misconfiguration: the provider refused our credentials (401/403, which say nothing of the
+ * payment), or our own payer key (Efí `chave_invalida`, a definitive refusal of the send). Or `order_mismatch`: a send or status
  * answer names another amount or key than the order, so money may have left as something else
  * than was held (critical; the answer itself counts as unknown).
  */

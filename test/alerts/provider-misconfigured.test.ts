@@ -51,7 +51,7 @@ describe("noticeProviderMisconfigured", () => {
       receiver.runtime,
       saga,
       "payer_key_invalid",
-      { ...refusedCall, outcome: "unknown:payer_key_invalid", httpStatus: 400 },
+      { ...refusedCall, outcome: "rejected:chave_invalida", httpStatus: 400 },
       new Set(),
     );
     await receiver.settled();
@@ -70,7 +70,7 @@ describe("noticeProviderMisconfigured", () => {
         transfer_id: saga.id,
         provider_call: "send",
         http_status: 400,
-        outcome: "unknown:payer_key_invalid",
+        outcome: "rejected:chave_invalida",
       },
     });
     expect(lines.some((line) => line.includes('"event":"ops_alert_delivered"'))).toBe(true);
